@@ -1,0 +1,322 @@
+"""The ``kortsim`` command: thin Typer commands over the Python API.
+
+Every command turns bad input into one line on stderr and exit code 2;
+a strategy that breaks the rules gives exit code 3.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from simulator import api
+from simulator.games import InputError, all_games, get_game
+from simulator.results import Result
+from simulator.runner import DEFAULT_BLOCK, StrategyError
+from strategies.registry import SpecError, families, format_value, load_plugin
+
+
+
+# Typer may bring its own copy of click: catch both its exceptions and click's.
+EXIT = (click.exceptions.Exit, typer.Exit)
+ABORT = (click.exceptions.Abort, typer.Abort)
+USAGE = (click.ClickException, TyperException)
+
+
+class OneLineErrors(TyperGroup):
+    """Every expected failure becomes one line on stderr and an exit code, never a traceback:
+    2 for bad input (usage, specs, rules), 3 for a strategy that broke the rules."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except EXIT as e:
+            code = e.exit_code
+        except ABORT:
+            err.print("aborted")
+            code = 130
+        except USAGE as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # the help text itself
+                err.print(e.format_message(), markup=False)
+            else:
+                err.print(f"error: {e.format_message()}", markup=False)
+            code = 2
+        except (InputError, SpecError) as e:
+            err.print(f"error: {e}", markup=False)
+            code = 2
+        except StrategyError as e:
+            err.print(f"error: {e}", markup=False)
+            code = 3
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    name="kortsim",
+    help="Monte Carlo strategy simulator for Gris, Gris-nese and Spøkelse.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+Strategies = Annotated[
+    list[str],
+    typer.Option("--strategy", "-s", help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat."),
+]
+Rules = Annotated[list[str] | None, typer.Option("--rule", help="Rule variant NAME=VALUE (see `kortsim games`).")]
+Players = Annotated[int | None, typer.Option("--players", help="Number of seats (Gris games).")]
+Reaction = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reaction",
+        help="Reaction profile MEDIAN[,SIGMA] in seconds for all seats, or SEAT=MEDIAN[,SIGMA] for one seat.",
+    ),
+]
+Plugins = Annotated[
+    list[Path] | None, typer.Option("--plugin", help="A Python file that registers your own strategies.")
+]
+Seed = Annotated[int | None, typer.Option("--seed", help="Seed; the same seed gives the same numbers.")]
+
+
+def parse_rule_options(items: list[str] | None) -> dict[str, str]:
+    rules: dict[str, str] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise InputError(f"--rule takes NAME=VALUE, got {item!r}")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
+def fmt(v: Any, digits: int = 4) -> str:
+    if isinstance(v, float):
+        return f"{v:.{digits}g}" if abs(v) < 1e-3 and v != 0 else f"{v:.{digits}f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def with_ci(d: dict, key: str) -> str:
+    ci = d.get(key + "_ci")
+    if ci is None:
+        return fmt(d[key])
+    return f"{fmt(d[key])} [{fmt(ci[0])}, {fmt(ci[1])}]"
+
+
+def print_result(result: Result) -> None:
+    s = result.summary
+    title = (
+        f"{s['game']}: {s['n']:,} {s['unit']}{'es' if s['unit'] == 'match' else 's'}, "
+        f"seed {s['seed']}, rules {', '.join(f'{k}={format_value(v) if isinstance(v, float | int) else v}' for k, v in s['rules'].items())}"
+    )
+    seat_keys = [k for k in s["seats"][0] if k not in ("seat", "player") and not k.endswith("_ci")]
+    t = RichTable(title=title, title_justify="left")
+    t.add_column("seat", justify="right")
+    t.add_column("player")
+    for k in seat_keys:
+        t.add_column(k + (" [95% CI]" if k + "_ci" in s["seats"][0] else ""), justify="right")
+    for seat in s["seats"]:
+        cells = []
+        for k in seat_keys:
+            v = seat[k]
+            if isinstance(v, dict):
+                cells.append(", ".join(f"{a}={fmt(b)}" for a, b in v.items()))
+            else:
+                cells.append(with_ci(seat, k))
+        t.add_row(str(seat["seat"]), seat["player"], *cells)
+    out.print(t)
+    skip = {"schema_version", "game", "unit", "n", "seed", "rules", "seats", "players"}
+    for k, v in s.items():
+        if k in skip or k.endswith("_ci"):
+            continue
+        if isinstance(v, dict | list):
+            continue
+        label = k + (" [95% CI]" if k + "_ci" in s else "")
+        out.print(f"{label}: {with_ci(s, k)}")
+
+
+def progress_bar(total: int, enabled: bool):
+    """A rich progress bar on a terminal; a no-op otherwise."""
+    if not enabled:
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    task = bar.add_task("playing", total=total)
+    return bar, (lambda k: bar.advance(task, k))
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """The games and their rule variants."""
+    rows = []
+    for g in all_games().values():
+        rows.append(
+            {
+                "game": g.name,
+                "title": g.title,
+                "players": [g.min_seats, g.max_seats],
+                "default_players": g.default_seats,
+                "rules": {k: {"default": _default(g, k), "doc": v.doc} for k, v in g.variants.items()},
+                "reaction_model": g.uses_reaction,
+            }
+        )
+    if as_json:
+        out.print_json(json.dumps(rows, ensure_ascii=False))
+        return
+    for r in rows:
+        lo, hi = r["players"]
+        seats = f"{lo} players" if lo == hi else f"{lo}-{hi} players (default {r['default_players']})"
+        out.print(f"[bold]{r['game']}[/bold]  {r['title']}  ({seats})")
+        for k, v in r["rules"].items():
+            out.print(f"    --rule {k}=...  {v['doc']}")
+        if r["reaction_model"]:
+            out.print("    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35)")
+
+
+def _default(game, key: str) -> Any:
+    return getattr(game.rules_type(), key)
+
+
+@app.command("strategies")
+def strategies_cmd(
+    game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
+    plugin: Plugins = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """A game's strategies, their parameters and what they do, in words."""
+    for p in plugin or []:
+        load_plugin(p)
+    g = get_game(game)
+    fams = families(g.name)
+    if as_json:
+        rows = [
+            {
+                "name": f.name,
+                "origin": f.origin,
+                "params": [
+                    {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "step": p.step, "doc": p.doc}
+                    for p in f.params
+                ],
+                "doc": " ".join(f.doc.split()),
+            }
+            for f in fams.values()
+        ]
+        out.print_json(json.dumps(rows, ensure_ascii=False))
+        return
+    for f in fams.values():
+        out.print(f"[bold]{f.name}[/bold]" + ("" if f.origin == "kortsim" else f"  (from {f.origin})"))
+        for p in f.params:
+            out.print(f"    {p.describe()}: {p.doc}")
+        out.print("    " + " ".join(f.doc.split()))
+        out.print()
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
+    strategy: Strategies,
+    rounds: Annotated[int | None, typer.Option("--rounds", help="Play N independent deals.")] = None,
+    matches: Annotated[int | None, typer.Option("--matches", help="Play N whole matches.")] = None,
+    seed: Seed = None,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+    threads: Annotated[int | None, typer.Option("--threads", help="Worker threads (default: all cores).")] = None,
+    block_size: Annotated[int, typer.Option("--block-size", help="Games per block (does not change results).")] = (
+        DEFAULT_BLOCK
+    ),
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write summary.parquet (with provenance) here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+) -> None:
+    """Play many games between strategies; print figures with 95% intervals."""
+    chosen_seed = api.resolve_seed(seed)
+    if seed is None and not as_json:
+        err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
+    unit, n = api.resolve_unit(rounds, matches)
+    bar, advance = progress_bar(n, enabled=not as_json and sys.stderr.isatty())
+    try:
+        if bar is not None:
+            bar.start()
+        result = api.simulate(
+            game,
+            strategy,
+            rounds=rounds,
+            matches=matches,
+            seed=chosen_seed,
+            rules=parse_rule_options(rule),
+            players=players,
+            reaction=reaction,
+            threads=threads,
+            block_size=block_size,
+            plugins=[str(p) for p in plugin or []],
+            progress=advance,
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    if out_dir is not None:
+        path = result.write(out_dir)
+        if not as_json:
+            err.print(f"wrote {path}")
+    if as_json:
+        print(result.to_json())
+    else:
+        print_result(result)
+
+
+@app.command()
+def trace(
+    game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
+    strategy: Strategies,
+    seed: Annotated[int, typer.Option("--seed", help="The run's seed.")],
+    game_index: Annotated[int, typer.Option("--game", help="Which game of the run (counting from 0).")] = 0,
+    matches: Annotated[bool, typer.Option("--matches", help="Trace match number --game, not a round.")] = False,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+) -> None:
+    """Show one game of a seeded run, move by move, from the readable reference rules."""
+    text = api.trace(
+        game,
+        strategy,
+        seed=seed,
+        game_index=game_index,
+        unit="match" if matches else "round",
+        rules=parse_rule_options(rule),
+        players=players,
+        reaction=reaction,
+        plugins=[str(p) for p in plugin or []],
+    )
+    out.print(text, markup=False)
+
+
+def main() -> None:
+    """Console entry point."""
+    app(prog_name="kortsim")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""What every game provides to the engine, and the table a run is played at.
+
+A game is a small object over its modules: the rule variants, the compiled
+kernel (with the uniform block entry point ``run_block_nb``), how to read its
+aggregates into figures with intervals, and how to show one game as a trace.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+UNITS = ("round", "match")
+
+
+class InputError(ValueError):
+    """Input that cannot be used; its message is one clear line for the user."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule variant: how to read it from text, and what it means."""
+
+    parse: Callable[[str], Any]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """The game, its rules, the number of seats and (Gris games) the seats' reactions."""
+
+    game: Game
+    rules: Any
+    n_seats: int
+    reaction: tuple[tuple[float, float], ...] = ()
+
+    def rules_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self.rules, f.name) for f in fields(self.rules)}
+
+
+class Game(ABC):
+    name: str
+    title: str
+    doc: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    kernel: ModuleType
+    rules_type: type
+    variants: Mapping[str, Variant]
+    uses_reaction: bool = False
+
+    # --- rules and table -----------------------------------------------------
+
+    def parse_rules(self, options: Mapping[str, str] | None) -> Any:
+        values: dict[str, Any] = {}
+        for key, text in (options or {}).items():
+            if key not in self.variants:
+                known = ", ".join(self.variants) or "none"
+                raise InputError(f"unknown rule {key!r} for {self.name} (rules: {known})")
+            try:
+                values[key] = self.variants[key].parse(str(text))
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"rule {key}={text}: {exc}") from None
+        try:
+            return self.rules_type(**values)
+        except (TypeError, ValueError) as exc:
+            raise InputError(str(exc)) from None
+
+    def table(
+        self,
+        rules: Any = None,
+        n_seats: int | None = None,
+        reaction: Sequence[tuple[float, float]] | None = None,
+    ) -> Table:
+        if rules is None or isinstance(rules, Mapping):
+            rules = self.parse_rules(rules)
+        n = self.default_seats if n_seats is None else int(n_seats)
+        if not self.min_seats <= n <= self.max_seats:
+            if self.min_seats == self.max_seats:
+                raise InputError(f"{self.name} is played by exactly {self.min_seats} players, not {n}")
+            raise InputError(f"{self.name} is played by {self.min_seats} to {self.max_seats} players, not {n}")
+        prof: tuple[tuple[float, float], ...] = ()
+        if self.uses_reaction:
+            from simulator.reaction import seat_profiles
+
+            prof = seat_profiles(reaction, n)
+        elif reaction:
+            raise InputError(f"{self.name} has no reaction model; --reaction is for the Gris games")
+        return Table(self, rules, n, prof)
+
+    # --- the kernel ---------------------------------------------------------
+
+    @abstractmethod
+    def rules_arrays(self, table: Table) -> tuple[np.ndarray, np.ndarray]:
+        """The rules as ``(int64 array, float64 array)`` for ``run_block_nb``."""
+
+    @abstractmethod
+    def agg_size(self, unit: str, n_seats: int) -> int:
+        """Length of one row of aggregates."""
+
+    @abstractmethod
+    def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
+        """JSON-ready figures: top-level fields plus ``seats`` (a list of dicts), each
+        rate and mean with its ``<name>_ci``."""
+
+    @abstractmethod
+    def describe_error(self, err: np.ndarray, players: Sequence) -> str:
+        """One line naming the strategy and the decision that broke the rules."""
+
+    @abstractmethod
+    def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
+        """Game ``game_index`` of a seeded run, readable, from the reference implementation."""
+
+    def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
+        """Named histograms carried by the aggregates (for plots)."""
+        return {}

@@ -1,0 +1,149 @@
+"""Spøkelse as the engine sees it: variants, kernel arrays, figures, errors, traces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simulator.games.base import Game, Table, Variant
+from simulator.games.spokelse import kernel, reference
+from simulator.games.spokelse import rules as R
+from simulator.games.spokelse.observation import SOURCE
+from simulator.games.spokelse.variants import Rules
+from simulator.stats import mean_ci, rate_ci
+
+
+def _parse_jack(text: str) -> float:
+    t = text.strip().replace(",", ".")
+    if t in ("0.5", ".5", "½", "1/2"):
+        return 0.5
+    if t == "11":
+        return 11
+    raise ValueError("the jack counts 0.5 (½) or 11 points")
+
+
+def _parse_target(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise ValueError("the target is a whole number of points") from None
+    if v < 1:
+        raise ValueError("the target must be at least 1 point")
+    return v
+
+
+class Spokelse(Game):
+    name = "spokelse"
+    title = "Spøkelse (Ghost): two players, a hidden ghost card, lowest score wins"
+    doc = (
+        "Five cards each; one lies aside unseen as the ghost, four in a row of which you know "
+        "two. Each turn draw the stock card or take the discard top, then throw it away or swap "
+        "it into a slot. The round ends with the last stock card; the lowest row plus ghost wins. "
+        "Match play adds rounds until a total reaches the target; the higher total loses."
+    )
+    min_seats = max_seats = default_seats = 2
+    kernel = kernel
+    rules_type = Rules
+    variants = {
+        "jack": Variant(_parse_jack, "points of a jack: 0.5 (default) or 11"),
+        "target": Variant(_parse_target, "match total that ends a match: 21 (default)"),
+    }
+
+    def rules_arrays(self, table: Table) -> tuple[np.ndarray, np.ndarray]:
+        rules: Rules = table.rules
+        rules_i = np.concatenate([rules.values_half(), [rules.target_half()]]).astype(np.int64)
+        return rules_i, np.zeros(1, np.float64)
+
+    def agg_size(self, unit: str, n_seats: int) -> int:
+        return R.R_SIZE if unit == "round" else R.M_SIZE
+
+    def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
+        a = agg
+        if unit == "round":
+            seats = []
+            for s in range(2):
+                score, score_ci = mean_ci(a[R.R_SUM + s], a[R.R_SUM2 + s], n, scale=0.5)
+                win, win_ci = rate_ci(a[R.R_WINS + s], n)
+                seats.append(
+                    {
+                        "seat": s,
+                        "player": players[s].spec,
+                        "mean_score": score,
+                        "mean_score_ci": score_ci,
+                        "win_rate": win,
+                        "win_rate_ci": win_ci,
+                    }
+                )
+            tie, tie_ci = rate_ci(a[R.R_TIES], n)
+            # The paired difference seat 0 - seat 1 on the same deals.
+            d_sum = a[R.R_SUM] - a[R.R_SUM + 1]
+            d_sq = a[R.R_SUM2] + a[R.R_SUM2 + 1] - 2 * a[R.R_CROSS]
+            diff, diff_ci = mean_ci(d_sum, d_sq, n, scale=0.5)
+            turns = a[R.R_TURNS] / n
+            capped, capped_ci = rate_ci(a[R.R_CAPPED], n)
+            return {
+                "tie_rate": tie,
+                "tie_rate_ci": tie_ci,
+                "mean_score_diff": diff,
+                "mean_score_diff_ci": diff_ci,
+                "mean_turns": turns,
+                "capped": int(a[R.R_CAPPED]),
+                "capped_rate": capped,
+                "capped_rate_ci": capped_ci,
+                "seats": seats,
+            }
+        seats = []
+        for s in range(2):
+            loss, loss_ci = rate_ci(a[R.M_LOSSES + s], n)
+            total, total_ci = mean_ci(a[R.M_TOTAL + s], a[R.M_TOTAL2 + s], n, scale=0.5)
+            seats.append(
+                {
+                    "seat": s,
+                    "player": players[s].spec,
+                    "loss_rate": loss,
+                    "loss_rate_ci": loss_ci,
+                    "mean_total": total,
+                    "mean_total_ci": total_ci,
+                    "first_dealer_rate": a[R.M_FIRST_DEALT + s] / n,
+                }
+            )
+        draw, draw_ci = rate_ci(a[R.M_DRAWS], n)
+        rounds, rounds_ci = mean_ci(a[R.M_ROUNDS], a[R.M_ROUNDS2], n)
+        fd_loss, fd_loss_ci = rate_ci(a[R.M_FIRST_DEALER_LOST], n)
+        return {
+            "draw_rate": draw,
+            "draw_rate_ci": draw_ci,
+            "mean_rounds": rounds,
+            "mean_rounds_ci": rounds_ci,
+            "first_dealer_loss_rate": fd_loss,
+            "first_dealer_loss_rate_ci": fd_loss_ci,
+            "capped": int(a[R.M_CAPPED]),
+            "seats": seats,
+        }
+
+    def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
+        if unit == "round":
+            b = R.HIST_BINS
+            return {f"score_half_seat{s}": agg[R.R_HIST + s * b : R.R_HIST + (s + 1) * b] for s in range(2)}
+        return {"match_rounds": agg[R.M_RHIST : R.M_RHIST + R.RHIST_BINS]}
+
+    def describe_error(self, err: np.ndarray, players: Sequence) -> str:
+        _, game, seat, phase, action, turn, _ = (int(x) for x in err[: R.ERR_SIZE])
+        who = f"strategy {players[seat].spec!r} (seat {seat})"
+        if phase == SOURCE:
+            what = "choosing where to take a card from (legal: 0 stock, 1 discard pile if not empty)"
+        else:
+            what = "placing its card (legal: slots 0-3, or 4 to throw away a stock card)"
+        return f"{who} returned {action} when {what}, on turn {turn} of game {game}"
+
+    def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
+        names = [p.spec for p in players]
+        if unit == "round":
+            rec = reference.play_round(table.rules, players, seed=seed, game=game_index)
+            return reference.format_round(rec, names=names)
+        rec = reference.play_match(table.rules, players, seed=seed, game=game_index)
+        return reference.format_match(rec, names=names)
+
+
+SPOKELSE = Spokelse()

@@ -1,0 +1,274 @@
+"""Spøkelse's compiled kernel: one round, one match, and blocks of games.
+
+Everything here is nopython numba: integer card codes and arrays in,
+aggregates written into preallocated ``int64`` arrays out.  The rules are the
+same as ``reference.py`` (RULES.md §3) and draw from the same random streams
+(``docs/random-streams.md``), so a test can replay any game move by move.
+
+Strategies are reached through the module global ``decide_nb(strategy_id,
+obs, params, rng)``, called directly so that the compiler inlines it: here it
+is the shipped strategies' dispatcher, and this module is compiled once and
+cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+this module with ``decide_nb`` bound to their dispatcher.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.games.spokelse.observation import (
+    FROM_DISCARD,
+    HAND,
+    HAND_VALUE,
+    OPP_SLOT,
+    PHASE,
+    PLACE,
+    SOURCE,
+    STOCK_LEFT,
+    TURN,
+)
+from simulator.games.spokelse.rules import (
+    DISCARD_PILE,
+    ERR_SIZE,
+    FIRST_STOCK,
+    HIST_BINS,
+    LOG_FIELDS,
+    M_CAPPED,
+    M_DRAWS,
+    M_FIRST_DEALER_LOST,
+    M_FIRST_DEALT,
+    M_LOSSES,
+    M_RHIST,
+    M_ROUNDS,
+    M_ROUNDS2,
+    M_TOTAL,
+    M_TOTAL2,
+    R_CAPPED,
+    R_CROSS,
+    R_HIST,
+    R_SUM,
+    R_SUM2,
+    R_TIES,
+    R_TURNS,
+    R_WINS,
+    RHIST_BINS,
+    STOCK,
+    THROW,
+    deal_nb,
+    first_dealer_nb,
+    init_obs_nb,
+    know_slot_nb,
+    score_nb,
+    see_nb,
+    set_discard_top_nb,
+    summarise_slots_nb,
+    workspace_nb,
+)
+from simulator.games.spokelse.variants import TURN_CAP
+from simulator.rng import DEAL, DECIDE, stream_key_nb
+from simulator.unmanaged import unmanaged_item, unmanaged_row
+from strategies.spokelse import decide_builtin_nb as decide_nb
+
+
+@njit(cache=True)
+def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, dealer, ws, err, log):
+    """Play one round; return (score seat 0, score seat 1, turns, capped).
+
+    ``ws`` is the workspace tuple from :func:`workspace_nb`.  On an illegal
+    action ``err`` is filled and the round stops (the caller checks ``err[0]``).
+    Rows of ``log`` (if it has any) receive each turn.
+    """
+    deck, slot, ghost, pile, obs, seen, rng = ws
+    rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
+    rng[1] = stream_key_nb(seed, game, DECIDE, deal, 0)
+    rng[2] = stream_key_nb(seed, game, DECIDE, deal, 1)
+    deal_nb(rng, deck, slot, ghost, dealer)
+    pile[0] = deck[10]
+    n_pile = 1
+    init_obs_nb(obs, seen, slot, values, totals, target_half, deck[10])
+    top = FIRST_STOCK
+    turns = 0
+    capped = 0
+    p = 1 - dealer  # RULES.md §3: the non-dealer starts
+    # Views made once per round: making them per call costs reference counting.
+    o0, o1 = unmanaged_row(obs, 0), unmanaged_row(obs, 1)
+    pr0, pr1 = unmanaged_row(params, 0), unmanaged_row(params, 1)
+    r0, r1 = unmanaged_item(rng, 1), unmanaged_item(rng, 2)
+    while True:
+        if turns >= TURN_CAP:  # RULES.md §3: safety cap, the round ends as it stands
+            capped = 1
+            break
+        # 1. Take the stock card or the discard top.
+        obs[p, PHASE] = SOURCE
+        obs[p, HAND] = -1
+        obs[p, HAND_VALUE] = -1
+        obs[p, FROM_DISCARD] = 0
+        set_discard_top_nb(obs, p, pile, n_pile)
+        obs[p, STOCK_LEFT] = 52 - top
+        obs[p, TURN] = turns
+        a = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
+        if a == STOCK:
+            c = deck[top]
+            top += 1
+            from_discard = 0
+            see_nb(obs, seen, p, c)
+        elif a == DISCARD_PILE and n_pile > 0:
+            n_pile -= 1
+            c = pile[n_pile]
+            from_discard = 1
+        else:
+            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, SOURCE, a, turns, sids[p]
+            return 0, 0, turns, 0
+        # 2. Throw it away (stock cards only) or swap it into a slot.
+        obs[p, PHASE] = PLACE
+        obs[p, HAND] = c
+        obs[p, HAND_VALUE] = values[c % 13]
+        obs[p, FROM_DISCARD] = from_discard
+        set_discard_top_nb(obs, p, pile, n_pile)
+        obs[p, STOCK_LEFT] = 52 - top
+        b = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
+        if 0 <= b < 4:
+            out = slot[p, b]
+            slot[p, b] = c
+            know_slot_nb(obs, p, b, c)
+            summarise_slots_nb(obs, p)
+            # A card from the discard pile is public; a stock card is not.
+            obs[1 - p, OPP_SLOT + b] = c if from_discard == 1 else -1
+        elif b == THROW and from_discard == 0:
+            out = c
+        else:
+            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, PLACE, b, turns, sids[p]
+            return 0, 0, turns, 0
+        pile[n_pile] = out
+        n_pile += 1
+        see_nb(obs, seen, 0, out)
+        see_nb(obs, seen, 1, out)
+        obs[p, HAND] = -1
+        obs[p, HAND_VALUE] = -1
+        if turns < log.shape[0]:
+            log[turns, 0], log[turns, 1], log[turns, 2] = turns, p, a
+            log[turns, 3], log[turns, 4], log[turns, 5] = c, b, out
+        turns += 1
+        if top == 52:  # RULES.md §3: the round ends with the turn that drew the last stock card
+            break
+        p = 1 - p
+    s0 = score_nb(values, slot[0], ghost[0])
+    s1 = score_nb(values, slot[1], ghost[1])
+    return s0, s1, turns, capped
+
+
+@njit(cache=True)
+def play_match_nb(sids, params, values, target_half, seed, game, ws, err, out):
+    """Play one match.  ``out`` receives [total0, total1, rounds, capped rounds,
+    first dealer, loser (-1 = draw)]; round scores go to the caller through ``hist``."""
+    rng = ws[6]
+    first = first_dealer_nb(seed, game, rng)
+    totals = np.zeros(2, np.int64)
+    rounds = 0
+    capped = 0
+    while True:
+        dealer = first if rounds % 2 == 0 else 1 - first  # the deal alternates
+        empty_log = np.empty((0, LOG_FIELDS), np.int64)
+        s0, s1, _, c = play_round_nb(
+            sids, params, values, target_half, totals, seed, game, rounds, dealer, ws, err, empty_log
+        )
+        if err[0] != 0:
+            return
+        totals[0] += s0
+        totals[1] += s1
+        rounds += 1
+        capped += c
+        if totals[0] >= target_half or totals[1] >= target_half:
+            break
+    out[0], out[1], out[2], out[3], out[4] = totals[0], totals[1], rounds, capped, first
+    if totals[0] == totals[1]:
+        out[5] = -1
+    else:
+        out[5] = 0 if totals[0] > totals[1] else 1
+
+
+@njit(cache=True)
+def rounds_chunk_nb(sids, params, values, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    totals = np.zeros(2, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    for g in range(g0, g1):
+        # RULES.md §3: in round simulations seat 1 deals and seat 0 starts.
+        s0, s1, turns, capped = play_round_nb(sids, params, values, 0, totals, seed, g, 0, 1, ws, err, no_log)
+        if err[0] != 0:
+            return
+        agg[R_SUM] += s0
+        agg[R_SUM + 1] += s1
+        agg[R_SUM2] += s0 * s0
+        agg[R_SUM2 + 1] += s1 * s1
+        agg[R_CROSS] += s0 * s1
+        if s0 < s1:
+            agg[R_WINS] += 1
+        elif s1 < s0:
+            agg[R_WINS + 1] += 1
+        else:
+            agg[R_TIES] += 1
+        agg[R_CAPPED] += capped
+        agg[R_TURNS] += turns
+        agg[R_HIST + s0] += 1
+        agg[R_HIST + HIST_BINS + s1] += 1
+
+
+@njit(cache=True)
+def matches_chunk_nb(sids, params, values, target_half, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    out = np.zeros(6, np.int64)
+    for g in range(g0, g1):
+        play_match_nb(sids, params, values, target_half, seed, g, ws, err, out)
+        if err[0] != 0:
+            return
+        t0, t1, rounds, capped, first, loser = out[0], out[1], out[2], out[3], out[4], out[5]
+        if loser < 0:
+            agg[M_DRAWS] += 1
+        else:
+            agg[M_LOSSES + loser] += 1
+            if loser == first:
+                agg[M_FIRST_DEALER_LOST] += 1
+        agg[M_ROUNDS] += rounds
+        agg[M_ROUNDS2] += rounds * rounds
+        agg[M_CAPPED] += capped
+        agg[M_TOTAL] += t0
+        agg[M_TOTAL + 1] += t1
+        agg[M_TOTAL2] += t0 * t0
+        agg[M_TOTAL2 + 1] += t1 * t1
+        agg[M_FIRST_DEALT + first] += 1
+        agg[M_RHIST + min(rounds, RHIST_BINS - 1)] += 1
+
+
+@njit(cache=True)
+def chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg, err):
+    values = rules_i[:13]  # points of each rank in half points
+    target_half = rules_i[13]
+    if unit == 0:
+        rounds_chunk_nb(sids, params, values, seed, g0, g1, agg, err)
+    else:
+        matches_chunk_nb(sids, params, values, target_half, seed, g0, g1, agg, err)
+
+
+@njit(cache=True, parallel=True)
+def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
+    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
+    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches.  ``rules_i`` holds the
+    rank values (13) and the match target, in half points; ``rules_f`` is unused."""
+    n_chunks = agg.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg[c], err[c])
+
+
+@njit(cache=True)
+def trace_round_nb(sids, params, values, target_half, totals, seed, game, deal, dealer, log):
+    """One round with the shipped strategies, every turn written to ``log`` (for tests)."""
+    ws = workspace_nb()
+    err = np.zeros(ERR_SIZE, np.int64)
+    s0, s1, turns, capped = play_round_nb(
+        sids, params, values, target_half, totals, seed, game, deal, dealer, ws, err, log
+    )
+    return s0, s1, turns, capped, err[0]

@@ -1,0 +1,40 @@
+"""Spøkelse's rule variants (RULES.md §3) as a validated dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from simulator.cards import N_RANKS
+
+TURN_CAP = 400  # RULES.md §3: a round that reaches 400 turns ends there, counted as capped
+N_SLOTS = 4
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule variants.  ``jack``: points of a jack, 0.5 (default) or 11.
+    ``target``: match total that ends a match (default 21)."""
+
+    jack: float = 0.5
+    target: int = 21
+
+    def __post_init__(self) -> None:
+        if self.jack not in (0.5, 11):
+            raise ValueError(f"rule jack must be 0.5 or 11, not {self.jack!r}")
+        if not (isinstance(self.target, int) and self.target >= 1):
+            raise ValueError(f"rule target must be a whole number of points >= 1, not {self.target!r}")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def values_half(self) -> np.ndarray:
+        """Points of each rank A..K in half points."""
+        v = np.array([2, 4, 6, 8, 10, 12, 14, 0, 18, 20, 1, 24, 26], dtype=np.int64)
+        v[10] = int(round(self.jack * 2))
+        assert v.shape[0] == N_RANKS
+        return v
+
+    def target_half(self) -> int:
+        return 2 * self.target

@@ -1,0 +1,131 @@
+"""Plays games in blocks on local threads and merges their integer aggregates.
+
+A run of ``n`` games is cut into blocks of ``block_size`` consecutive game
+indices; within a block the kernel splits the games into chunks, one per
+parallel task.  Every game's randomness is keyed by ``(seed, game index)`` and
+aggregates are integer sums, so the result is the same for any thread count,
+block size or chunking, and blocks can be played anywhere, in any order
+(the Dask backend and resumable runs rely on this).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from simulator.games.base import Game, Table
+from simulator.specialise import specialised_kernel
+from strategies.registry import Player
+
+DEFAULT_BLOCK = 1 << 16
+UNIT_CODE = {"round": 0, "match": 1}
+
+
+class StrategyError(RuntimeError):
+    """A strategy broke the rules (an illegal action); the message names it."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """The block entry point for a set of players, and their ids in its dispatcher."""
+
+    run_block: Callable
+    sids: np.ndarray
+    user: bool
+
+
+def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
+    """The cached kernel when every player is shipped; otherwise one compiled for the run."""
+    fams = [p.family for p in players]
+    if all(f.builtin_id is not None for f in fams):
+        sids = np.array([f.builtin_id for f in fams], dtype=np.int64)
+        return Kernel(game.kernel.run_block_nb, sids, False)
+    decides = []
+    for f in fams:
+        if f.decide not in decides:
+            decides.append(f.decide)
+    sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
+    module = specialised_kernel(game.kernel, decides)
+    return Kernel(module.run_block_nb, sids, True)
+
+
+def params_matrix(players: Sequence[Player]) -> np.ndarray:
+    return np.ascontiguousarray(np.stack([p.params for p in players]))
+
+
+@dataclass
+class BlockRunner:
+    """Everything needed to play any block of a run; cheap to call repeatedly."""
+
+    table: Table
+    players: Sequence[Player]
+    unit: str
+    seed: int
+
+    def __post_init__(self) -> None:
+        game = self.table.game
+        self.kernel = resolve_kernel(game, self.players)
+        self.params = params_matrix(self.players)
+        self.rules_i, self.rules_f = game.rules_arrays(self.table)
+        self.width = game.agg_size(self.unit, self.table.n_seats)
+        self.compile_s = 0.0
+
+    def compile(self) -> float:
+        """Compile (or load from the cache) and return the seconds it took."""
+        t0 = time.perf_counter()
+        self.play(0, 1, n_chunks=1)
+        self.compile_s = time.perf_counter() - t0
+        return self.compile_s
+
+    def play(self, first: int, n: int, n_chunks: int | None = None) -> np.ndarray:
+        """Aggregates of games ``[first, first + n)`` as one int64 row."""
+        if n_chunks is None:
+            n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
+        agg = np.zeros((n_chunks, self.width), dtype=np.int64)
+        err = np.zeros((n_chunks, 8), dtype=np.int64)
+        self.kernel.run_block(
+            self.kernel.sids,
+            self.params,
+            self.rules_i,
+            self.rules_f,
+            np.int64(self.seed),
+            np.int64(UNIT_CODE[self.unit]),
+            np.int64(first),
+            np.int64(n),
+            agg,
+            err,
+        )
+        bad = np.flatnonzero(err[:, 0])
+        if bad.size:
+            row = err[bad[np.argmin(err[bad, 1])]]
+            raise StrategyError(self.table.game.describe_error(row, self.players))
+        return agg.sum(axis=0)
+
+
+def blocks(n: int, block_size: int, start: int = 0) -> list[tuple[int, int, int]]:
+    """``(block index, first game, games)`` for games ``[0, n)``, from block ``start``."""
+    out = []
+    for b, first in enumerate(range(0, n, block_size)):
+        if b >= start:
+            out.append((b, first, min(block_size, n - first)))
+    return out
+
+
+def run_local(
+    runner: BlockRunner,
+    n: int,
+    *,
+    block_size: int = DEFAULT_BLOCK,
+    progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """Play games ``[0, n)`` on this machine's threads; return the merged aggregates."""
+    total = np.zeros(runner.width, dtype=np.int64)
+    for _, first, count in blocks(n, block_size):
+        total += runner.play(first, count)
+        if progress is not None:
+            progress(count)
+    return total

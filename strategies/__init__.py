@@ -1,0 +1,33 @@
+"""Strategies for every game, and the registry that names them.
+
+``parse_spec("threshold:k=4", "spokelse")`` gives a :class:`Player`;
+``families("gris")`` lists a game's strategies; ``@strategy(game=...)``
+registers a user's own (see ``examples/my_strategy.py``).
+"""
+
+from strategies import spokelse  # noqa: F401  (registers the shipped strategies)
+from strategies.registry import (
+    MAX_PARAMS,
+    Family,
+    Param,
+    Player,
+    SpecError,
+    families,
+    load_plugin,
+    parse_spec,
+    register,
+    strategy,
+)
+
+__all__ = [
+    "MAX_PARAMS",
+    "Family",
+    "Param",
+    "Player",
+    "SpecError",
+    "families",
+    "load_plugin",
+    "parse_spec",
+    "register",
+    "strategy",
+]
