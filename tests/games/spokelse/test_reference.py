@@ -391,17 +391,25 @@ def test_observations_of_a_passive_round() -> None:
             assert list(obs[VALUE : VALUE + 13]) == list(values)
             mine = rec.initial_slots[seat]
             assert list(obs[SLOT : SLOT + 4]) == [mine[0], mine[1], -1, -1]
+            v0, v1 = values[rank_of(mine[0])], values[rank_of(mine[1])]
+            assert list(obs[SLOT_VALUE : SLOT_VALUE + 4]) == [v0, v1, -1, -1]
+            # RULES.md §5's H and U: the higher of the two known slots (slot 0 on a tie), slot 2
+            assert obs[HIGH] == max(v0, v1) and obs[HIGH_SLOT] == (0 if v0 >= v1 else 1)
+            assert obs[UNKNOWN_SLOT] == 2
             assert list(obs[OPP_SLOT : OPP_SLOT + 4]) == [-1] * 4
             # seen: own slots 0 and 1, the initial discard, every stock card discarded so far
             known = {mine[0], mine[1], deck[10], *deck[11 : 11 + t]}
             if phase == SOURCE:
-                assert obs[HAND] == -1 and obs[FROM_DISCARD] == 0
+                assert obs[HAND] == -1 and obs[HAND_VALUE] == -1 and obs[FROM_DISCARD] == 0
                 assert obs[STOCK_LEFT] == 41 - t
                 assert obs[DISCARD_TOP] == deck[10 + t]  # the initial top, then the last card discarded
             else:
                 assert obs[HAND] == deck[11 + t] and obs[FROM_DISCARD] == 0
+                assert obs[HAND_VALUE] == values[rank_of(deck[11 + t])]
                 assert obs[STOCK_LEFT] == 40 - t
+                assert obs[DISCARD_TOP] == deck[10 + t]  # a stock card leaves the pile as it was
                 known.add(deck[11 + t])
+            assert obs[DISCARD_VALUE] == values[rank_of(obs[DISCARD_TOP])]
             count = Counter(rank_of(c) for c in known)
             assert [int(x) for x in obs[UNSEEN : UNSEEN + 13]] == [4 - count[r] for r in range(13)]
 
@@ -418,17 +426,123 @@ def test_public_slots_and_taking_from_the_pile() -> None:
     # seat 0's PLACE observation on turn 0: the card from the pile, the pile now empty
     place0 = me.seen[1]
     assert place0[HAND] == deck[10] and place0[FROM_DISCARD] == 1 and place0[DISCARD_TOP] == -1
+    assert place0[HAND_VALUE] == RULES.values_half()[rank_of(deck[10])]
+    assert place0[DISCARD_VALUE] == -1  # the pile is empty while the card is in hand
     assert place0[STOCK_LEFT] == 41
+    assert place0[UNKNOWN_SLOT] == 2  # slots 2 and 3 not yet known
     # seat 1 on turn 1 sees seat 0's slot 2 as public, and it sees it again as private on turn 3
     src1, src3 = opp.seen[0], opp.seen[2]
     assert list(src1[OPP_SLOT : OPP_SLOT + 4]) == [-1, -1, deck[10], -1]
     assert src1[DISCARD_TOP] == rec.initial_slots[0][2]
     assert t2.seat == 0 and t2.source == Source.STOCK and t2.place == Place.SLOT2
     assert list(src3[OPP_SLOT : OPP_SLOT + 4]) == [-1] * 4
-    # seat 0 knows its slot 2 from turn 0 on
-    assert me.seen[2][SLOT + 2] == deck[10]
+    # seat 0 knows its slot 2 from turn 0 on; slot 3 is now its lowest-numbered unknown slot
+    src2 = me.seen[2]
+    assert src2[PHASE] == SOURCE and src2[FROM_DISCARD] == 0 and src2[HAND] == -1 and src2[HAND_VALUE] == -1
+    assert src2[SLOT + 2] == deck[10]
+    assert src2[SLOT_VALUE + 2] == RULES.values_half()[rank_of(deck[10])]
+    assert src2[UNKNOWN_SLOT] == 3
+    assert src2[HIGH] == max(src2[SLOT_VALUE : SLOT_VALUE + 3])
     assert me.seen[4][SLOT + 2] == t2.taken
     assert rec.final_slots[0][2] == t2.taken
+
+
+def deck_for(row0: list[int], row1: list[int], *, ghosts: tuple[int, int], top: int) -> list[int]:
+    """A deck that deals (seat 1 dealing) ``row0`` to seat 0, ``row1`` to seat 1 and turns up ``top``."""
+    head = [ghosts[0], ghosts[1]]
+    for a, b in zip(row0, row1, strict=True):
+        head += [a, b]
+    head.append(top)
+    return head + [c for c in range(N_CARDS) if c not in head]
+
+
+def test_row_summaries_by_hand() -> None:
+    row0 = cards("♠8", "♥J", "♦K", "♣K")
+    deck = deck_for(
+        row0, cards("♠2", "♥2", "♦2", "♣2"), ghosts=(parse_card("♠A"), parse_card("♥A")), top=parse_card("♠Q")
+    )
+    for rules, jack in ((RULES, 1), (Rules(jack=11), 22)):
+        table = deal_cards(rules, deck)
+        obs = observe(table, 0, SOURCE)
+        # slots 0 and 1 looked at: an eight (0) and a jack, the jack is the highest
+        assert list(obs[SLOT : SLOT + 4]) == [row0[0], row0[1], -1, -1]
+        assert list(obs[SLOT_VALUE : SLOT_VALUE + 4]) == [0, jack, -1, -1]
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (jack, 1, 2)
+        assert obs[HAND] == -1 and obs[HAND_VALUE] == -1 and obs[FROM_DISCARD] == 0
+        assert obs[DISCARD_TOP] == parse_card("♠Q") and obs[DISCARD_VALUE] == 24
+        obs = observe(table, 0, PLACE, parse_card("♦J"), from_discard=True)
+        assert obs[HAND_VALUE] == jack and obs[FROM_DISCARD] == 1
+        # two kings known as well: the highest is 13 points, in slots 2 and 3: the lower-numbered one
+        table.knows_slot[0][2] = table.knows_slot[0][3] = True
+        obs = observe(table, 0, SOURCE)
+        assert list(obs[SLOT_VALUE : SLOT_VALUE + 4]) == [0, jack, 26, 26]
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (26, 2, -1)
+        # only slot 1 unknown: it is the lowest-numbered unknown slot
+        table.knows_slot[0][1] = False
+        obs = observe(table, 0, SOURCE)
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (26, 2, 1)
+        # only the eight known: the highest is 0 points, which is not "none"
+        table.knows_slot[0] = [True, False, False, False]
+        obs = observe(table, 0, SOURCE)
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (0, 0, 1)
+        # nothing known
+        table.knows_slot[0] = [False] * 4
+        obs = observe(table, 0, SOURCE)
+        assert list(obs[SLOT_VALUE : SLOT_VALUE + 4]) == [-1] * 4
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (-1, -1, 0)
+        # seat 1's row is four twos: equal values, slot 0 holds the highest
+        obs = observe(table, 1, SOURCE)
+        assert (obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]) == (4, 0, 2)
+        # an empty discard pile has no top and no value
+        table.discard.clear()
+        obs = observe(table, 1, SOURCE)
+        assert obs[DISCARD_TOP] == -1 and obs[DISCARD_VALUE] == -1
+
+
+def slots_before(rec: RoundRecord, turn: int) -> list[list[int]]:
+    """Both rows as they lay when turn ``turn`` began, replayed from the record."""
+    rows = [list(rec.initial_slots[0]), list(rec.initial_slots[1])]
+    for t in rec.turns[:turn]:
+        if t.place != Place.DISCARD:
+            rows[t.seat][t.place] = t.taken
+    return rows
+
+
+@pytest.mark.parametrize("rules", [RULES, Rules(jack=11)], ids=["jack-half", "jack-11"])
+def test_value_fields_agree_with_the_cards_they_describe(rules: Rules) -> None:
+    """Every observation of random play: the value fields are the points of the card fields."""
+    values = rules.values_half()
+
+    def points(card: int) -> int:
+        return -1 if card < 0 else int(values[rank_of(card)])
+
+    for game in range(12):
+        players = [Recorder(RandomPlay()), Recorder(DiscardTaker())]
+        rec = play_round(
+            rules, players, seed=5, game=game, dealer=game % 2, totals_half=(3, 9), match_play=True
+        )
+        assert rec.turns
+        for seat, p in enumerate(players):
+            for obs in p.seen:
+                assert list(obs[VALUE : VALUE + 13]) == list(values)
+                assert obs[TARGET] == rules.target_half()
+                assert (obs[MY_TOTAL], obs[OPP_TOTAL]) == ((3, 9) if seat == 0 else (9, 3))
+                assert obs[HAND_VALUE] == points(obs[HAND])
+                assert obs[DISCARD_VALUE] == points(obs[DISCARD_TOP])
+                if obs[PHASE] == SOURCE:
+                    assert obs[HAND] == -1 and obs[FROM_DISCARD] == 0
+                else:
+                    assert obs[HAND] >= 0 and obs[FROM_DISCARD] in (0, 1)
+                row = [int(c) for c in obs[SLOT : SLOT + 4]]
+                actual = slots_before(rec, int(obs[TURN]))[seat]
+                assert all(c == actual[i] for i, c in enumerate(row) if c >= 0)  # what lies there
+                slot_values = [points(c) for c in row]
+                assert list(obs[SLOT_VALUE : SLOT_VALUE + 4]) == slot_values
+                known = [i for i in range(4) if row[i] >= 0]
+                high = max((slot_values[i] for i in known), default=-1)
+                assert obs[HIGH] == high
+                assert obs[HIGH_SLOT] == next((i for i in known if slot_values[i] == high), -1)
+                assert obs[UNKNOWN_SLOT] == next((i for i in range(4) if row[i] < 0), -1)
 
 
 def test_unseen_never_grows_and_counts_what_is_visible() -> None:
@@ -439,7 +553,8 @@ def test_unseen_never_grows_and_counts_what_is_visible() -> None:
             prev = None
             for obs in p.seen:
                 unseen = obs[UNSEEN : UNSEEN + 13].copy()
-                visible = {int(c) for c in obs[SLOT : OPP_SLOT + 4] if c >= 0}
+                row = [*obs[SLOT : SLOT + 4], *obs[OPP_SLOT : OPP_SLOT + 4]]
+                visible = {int(c) for c in row if c >= 0}
                 visible |= {int(c) for c in (obs[HAND], obs[DISCARD_TOP]) if c >= 0}
                 count = Counter(rank_of(c) for c in visible)
                 assert all(0 <= unseen[r] <= 4 - count[r] for r in range(13))

@@ -1,0 +1,276 @@
+"""The compiled Spøkelse kernel plays exactly the reference's games, move by move.
+
+Both sides draw from the same random streams (docs/random-streams.md) and call
+the same compiled strategy functions, so for every seeded round the kernel's
+turn log must equal the reference's list of :class:`Turn`, and the scores,
+the number of turns and the capped flag must match.  A strategy reacts only to
+the fields it reads, so a last test plays a *digest* strategy whose every
+choice depends on all OBS_SIZE fields of its observation: any field the kernel
+fills differently from the reference changes the game from there on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from simulator.games.spokelse import kernel
+from simulator.games.spokelse.observation import MAX_PARAMS, OBS_SIZE, PHASE, SOURCE, Place, Source
+from simulator.games.spokelse.reference import RoundRecord, play_round
+from simulator.games.spokelse.rules import LOG_FIELDS
+from simulator.games.spokelse.variants import TURN_CAP, Rules
+from simulator.rng import mix64_nb
+from simulator.specialise import specialised_kernel
+from strategies import Player, parse_spec
+
+# Every shipped strategy, threshold at both ends of its range, the default and between
+# grid points' halves, expect with its defaults, with a margin and with a strong risk.
+SPECS = (
+    "passive",
+    "random",
+    "threshold:k=0",
+    "threshold:k=4",
+    "threshold:k=4.5",
+    "threshold:k=13",
+    "expect",
+    "expect:margin=1.5,risk=2",
+)
+PLAYERS = {spec: parse_spec(spec, "spokelse") for spec in SPECS}
+JACKS = (Rules(jack=0.5), Rules(jack=11))
+MATCH_TOTALS = (10, 30)  # match play: seat 0 leads by 10 points before the round
+
+# (seed, game, deal): small and large seeds, game indices far apart, several deals of a match.
+CASES = [
+    (seed, (seed * 7919 + 13 * i) % 1_000_003, i % 4)
+    for i, seed in enumerate(
+        [0, 1, 2, 3, 7, 42, 99, 2024, 12345, 65535, 2**31 - 1, 2**32 + 5, 2**40 + 3, 2**62 + 11, 2**63 - 1]
+    )
+]
+CASES += [(271828, game, deal) for game, deal in ((0, 0), (1, 1), (5, 2), (17, 3), (999_999, 0))]
+CASES += [(31337, game, game % 5) for game in range(100, 1000, 90)]  # 10 more: 30 cases in all
+
+
+def sid_of(player: Player) -> int:
+    sid = player.family.builtin_id
+    assert sid is not None
+    return sid
+
+
+def kernel_round(
+    trace: Callable,
+    sids: tuple[int, int],
+    params: tuple[np.ndarray, np.ndarray],
+    rules: Rules,
+    *,
+    seed: int,
+    game: int,
+    deal: int,
+    dealer: int,
+    totals: tuple[int, int],
+    target_half: int,
+) -> tuple[list[tuple[int, ...]], tuple[int, int], int, bool]:
+    """The kernel's round: its turn log rows, scores, turns and capped flag."""
+    log = np.full((TURN_CAP, LOG_FIELDS), -7, np.int64)
+    s0, s1, turns, capped, err = trace(
+        np.array(sids, np.int64),
+        np.stack(params).astype(np.float64),
+        rules.values_half(),
+        target_half,
+        np.array(totals, np.int64),
+        seed,
+        game,
+        deal,
+        dealer,
+        log,
+    )
+    assert err == 0, "the kernel refused an action the reference accepted"
+    assert (log[turns:] == -7).all()  # nothing logged past the last turn
+    return [tuple(int(x) for x in row) for row in log[:turns]], (int(s0), int(s1)), int(turns), bool(capped)
+
+
+def reference_rows(rec: RoundRecord) -> list[tuple[int, ...]]:
+    return [(t.turn, t.seat, t.source, t.taken, t.place, t.discarded) for t in rec.turns]
+
+
+def assert_same_round(
+    players: tuple,
+    sids: tuple[int, int],
+    rules: Rules,
+    *,
+    seed: int,
+    game: int,
+    deal: int,
+    dealer: int,
+    match_play: bool,
+    trace: Callable = kernel.trace_round_nb,
+) -> RoundRecord:
+    totals = MATCH_TOTALS if match_play else (0, 0)
+    rec = play_round(
+        rules,
+        players,
+        seed=seed,
+        game=game,
+        deal=deal,
+        dealer=dealer,
+        totals_half=totals,
+        match_play=match_play,
+    )
+    rows, scores, turns, capped = kernel_round(
+        trace,
+        sids,
+        (players[0].params, players[1].params),
+        rules,
+        seed=seed,
+        game=game,
+        deal=deal,
+        dealer=dealer,
+        totals=totals,
+        target_half=rules.target_half() if match_play else 0,
+    )
+    expected = reference_rows(rec)
+    where = f"seed={seed} game={game} deal={deal} dealer={dealer} jack={rules.jack} match_play={match_play}"
+    for k, (mine, ref) in enumerate(zip(rows, expected)):
+        # (turn, seat, source, taken, place, discarded)
+        assert mine == ref, f"{where}: turn {k} differs: kernel {mine}, reference {ref}"
+    assert turns == len(expected), f"{where}: kernel {turns} turns, reference {len(expected)}"
+    assert scores == rec.scores_half, where
+    assert capped == rec.capped, where
+    return rec
+
+
+@pytest.mark.parametrize("spec1", SPECS)
+@pytest.mark.parametrize("spec0", SPECS)
+def test_kernel_plays_the_reference_game(spec0: str, spec1: str) -> None:
+    players = (PLAYERS[spec0], PLAYERS[spec1])
+    sids = (sid_of(players[0]), sid_of(players[1]))
+    used: list[set[tuple[int, int]]] = [set(), set()]  # (source, place kind) each seat played
+    for rules, dealer, match_play in itertools.product(JACKS, (0, 1), (False, True)):
+        for seed, game, deal in CASES:
+            rec = assert_same_round(
+                players, sids, rules, seed=seed, game=game, deal=deal, dealer=dealer, match_play=match_play
+            )
+            for t in rec.turns:
+                used[t.seat].add((t.source, min(t.place, Place.DISCARD)))
+    # The comparison is not vacuous: every seat that can take the pile or swap did so.
+    for seat, spec in enumerate((spec0, spec1)):
+        if spec == "passive":
+            assert used[seat] == {(Source.STOCK, Place.DISCARD)}
+        else:
+            assert {s for s, _ in used[seat]} == {Source.STOCK, Source.DISCARD_PILE}, (spec, used[seat])
+            assert Place.DISCARD in {p for _, p in used[seat]}, (spec, used[seat])
+            assert any(p != Place.DISCARD for _, p in used[seat]), (spec, used[seat])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    spec0=st.sampled_from(SPECS),
+    spec1=st.sampled_from(SPECS),
+    k=st.integers(0, 26),
+    jack=st.sampled_from([0.5, 11]),
+    target=st.integers(1, 60),
+    totals=st.tuples(st.integers(0, 200), st.integers(0, 200)),
+    seed=st.integers(0, 2**63 - 1),
+    game=st.integers(0, 2**40),
+    deal=st.integers(0, 300),
+    dealer=st.integers(0, 1),
+)
+def test_kernel_plays_the_reference_game_anywhere(
+    spec0: str,
+    spec1: str,
+    k: int,
+    jack: float,
+    target: int,
+    totals: tuple[int, int],
+    seed: int,
+    game: int,
+    deal: int,
+    dealer: int,
+) -> None:
+    """Random seeds, games, deals, match targets and totals, and every threshold grid point."""
+    players = tuple(
+        parse_spec(f"threshold:k={k / 2}", "spokelse") if spec.startswith("threshold") else PLAYERS[spec]
+        for spec in (spec0, spec1)
+    )
+    rules = Rules(jack=jack, target=target)
+    sids = (sid_of(players[0]), sid_of(players[1]))
+    rec = play_round(
+        rules, players, seed=seed, game=game, deal=deal, dealer=dealer, totals_half=totals, match_play=True
+    )
+    rows, scores, turns, capped = kernel_round(
+        kernel.trace_round_nb,
+        sids,
+        (players[0].params, players[1].params),
+        rules,
+        seed=seed,
+        game=game,
+        deal=deal,
+        dealer=dealer,
+        totals=totals,
+        target_half=rules.target_half(),
+    )
+    assert rows == reference_rows(rec)
+    assert (scores, turns, capped) == (rec.scores_half, len(rec.turns), rec.capped)
+
+
+# --- every observation field --------------------------------------------------------
+
+
+@njit
+def digest_nb(obs, params, rng):
+    """A legal choice that depends on every field of ``obs``.
+
+    params[0]: how often it takes the discard top (near 1 keeps the stock full until
+    the turn cap); params[1]: a salt, so that the two seats choose differently.
+    """
+    h = np.uint64(params[1] * 1000.0)
+    for f in range(OBS_SIZE):
+        h = mix64_nb(h ^ np.uint64(obs[f] + 7))
+    if obs[PHASE] == SOURCE:
+        u = (h >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        return np.int64(1) if u < params[0] else np.int64(0)
+    n = np.uint64(4) if obs[2] == 1 else np.uint64(5)  # FROM_DISCARD: a pile card must go into a slot
+    return np.int64(((h >> np.uint64(32)) * n) >> np.uint64(32))
+
+
+class Digest:
+    def __init__(self, discard_rate: float, salt: int) -> None:
+        self.name = f"digest({discard_rate}, {salt})"
+        self.params = np.zeros(MAX_PARAMS)
+        self.params[:2] = discard_rate, salt
+        self.decide = digest_nb
+
+
+@pytest.fixture(scope="module")
+def digest_trace() -> Callable:
+    return specialised_kernel(kernel, [digest_nb]).trace_round_nb
+
+
+@pytest.mark.parametrize("rates", [(0.5, 0.5), (0.1, 0.8), (0.99, 0.97)], ids=["even", "uneven", "capped"])
+def test_kernel_fills_every_observation_field_like_the_reference(
+    digest_trace: Callable, rates: tuple[float, float]
+) -> None:
+    players = (Digest(rates[0], 1), Digest(rates[1], 2))
+    n_capped = 0
+    for i, (rules, dealer, match_play) in enumerate(itertools.product(JACKS, (0, 1), (False, True))):
+        for seed, game, deal in CASES[i::4]:
+            rec = assert_same_round(
+                players,
+                (0, 0),
+                rules,
+                seed=seed,
+                game=game,
+                deal=deal,
+                dealer=dealer,
+                match_play=match_play,
+                trace=digest_trace,
+            )
+            n_capped += rec.capped
+            assert any(t.source == Source.DISCARD_PILE for t in rec.turns)
+    if rates[0] > 0.9:
+        assert n_capped > 0  # the cap is compared too
