@@ -45,7 +45,9 @@ def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
         raise InputError("give exactly one of --rounds N or --matches N")
     unit, n = ("round", rounds) if rounds is not None else ("match", matches)
     if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
-        raise InputError(f"the number of {unit}es must be a positive whole number, not {n!r}".replace("roundes", "rounds"))
+        raise InputError(
+            f"the number of {unit}es must be a positive whole number, not {n!r}".replace("roundes", "rounds")
+        )
     return unit, n
 
 

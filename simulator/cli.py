@@ -7,24 +7,23 @@ a strategy that breaks the rules gives exit code 3.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import click
 import typer
-from typer.core import TyperGroup
-from typer.exceptions import TyperException
 from rich.console import Console
 from rich.table import Table as RichTable
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from simulator import api
 from simulator.games import InputError, all_games, get_game
 from simulator.results import Result
 from simulator.runner import DEFAULT_BLOCK, StrategyError
 from strategies.registry import SpecError, families, format_value, load_plugin
-
-
 
 # Typer may bring its own copy of click: catch both its exceptions and click's.
 EXIT = (click.exceptions.Exit, typer.Exit)
@@ -38,7 +37,9 @@ class OneLineErrors(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
-            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
+            rv = super().main(
+                args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
+            )
             code = rv if isinstance(rv, int) else 0
         except EXIT as e:
             code = e.exit_code
@@ -71,14 +72,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console(highlight=False, soft_wrap=True)
+# Tables stay readable when piped (rich would otherwise assume 80 columns).
+out = Console(highlight=False, soft_wrap=True, width=max(shutil.get_terminal_size((140, 24)).columns, 120))
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 Strategies = Annotated[
     list[str],
-    typer.Option("--strategy", "-s", help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat."),
+    typer.Option(
+        "--strategy", "-s", help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat."
+    ),
 ]
-Rules = Annotated[list[str] | None, typer.Option("--rule", help="Rule variant NAME=VALUE (see `kortsim games`).")]
+Rules = Annotated[
+    list[str] | None, typer.Option("--rule", help="Rule variant NAME=VALUE (see `kortsim games`).")
+]
 Players = Annotated[int | None, typer.Option("--players", help="Number of seats (Gris games).")]
 Reaction = Annotated[
     list[str] | None,
@@ -191,7 +197,9 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
         for k, v in r["rules"].items():
             out.print(f"    --rule {k}=...  {v['doc']}")
         if r["reaction_model"]:
-            out.print("    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35)")
+            out.print(
+                "    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35)"
+            )
 
 
 def _default(game, key: str) -> Any:
@@ -215,7 +223,14 @@ def strategies_cmd(
                 "name": f.name,
                 "origin": f.origin,
                 "params": [
-                    {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "step": p.step, "doc": p.doc}
+                    {
+                        "name": p.name,
+                        "default": p.default,
+                        "low": p.low,
+                        "high": p.high,
+                        "step": p.step,
+                        "doc": p.doc,
+                    }
                     for p in f.params
                 ],
                 "doc": " ".join(f.doc.split()),
@@ -243,18 +258,22 @@ def simulate(
     players: Players = None,
     reaction: Reaction = None,
     plugin: Plugins = None,
-    threads: Annotated[int | None, typer.Option("--threads", help="Worker threads (default: all cores).")] = None,
-    block_size: Annotated[int, typer.Option("--block-size", help="Games per block (does not change results).")] = (
-        DEFAULT_BLOCK
-    ),
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Write summary.parquet (with provenance) here.")] = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
+    ] = None,
+    block_size: Annotated[
+        int, typer.Option("--block-size", help="Games per block (does not change results).")
+    ] = (DEFAULT_BLOCK),
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Write summary.parquet (with provenance) here.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Play many games between strategies; print figures with 95% intervals."""
     chosen_seed = api.resolve_seed(seed)
     if seed is None and not as_json:
         err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
-    unit, n = api.resolve_unit(rounds, matches)
+    _, n = api.resolve_unit(rounds, matches)
     bar, advance = progress_bar(n, enabled=not as_json and sys.stderr.isatty())
     try:
         if bar is not None:
@@ -292,7 +311,9 @@ def trace(
     strategy: Strategies,
     seed: Annotated[int, typer.Option("--seed", help="The run's seed.")],
     game_index: Annotated[int, typer.Option("--game", help="Which game of the run (counting from 0).")] = 0,
-    matches: Annotated[bool, typer.Option("--matches", help="Trace match number --game, not a round.")] = False,
+    matches: Annotated[
+        bool, typer.Option("--matches", help="Trace match number --game, not a round.")
+    ] = False,
     rule: Rules = None,
     players: Players = None,
     reaction: Reaction = None,
@@ -311,6 +332,106 @@ def trace(
         plugins=[str(p) for p in plugin or []],
     )
     out.print(text, markup=False)
+
+
+def print_compare(summary: dict) -> None:
+    s = summary
+    unit = s["unit"] + ("es" if s["unit"] == "match" else "s")
+    out.print(f"{s['game']}: {s['n']:,} deals ({unit}), seed {s['seed']}; {s['design']}")
+    out.print(
+        f"{s['games_played']:,} games played; baseline {s['baseline']}"
+        + (f"; field {s['field']}" if s["field"] else "")
+    )
+    for name, block in s["metrics"].items():
+        t = RichTable(
+            title=f"{name}: {block['doc']} ({'lower' if block['lower_is_better'] else 'higher'} is better)",
+            title_justify="left",
+        )
+        for col in (
+            "player",
+            f"{name} [95% CI]",
+            "diff vs baseline [95% CI]",
+            "p (Holm)",
+            "variance reduction",
+        ):
+            t.add_column(col, justify="left" if col == "player" else "right")
+        for r in block["strategies"]:
+            if "diff" in r:
+                diff = f"{fmt(r['diff'])} [{fmt(r['diff_ci'][0])}, {fmt(r['diff_ci'][1])}]"
+                p = f"{r['p_holm']:.3g}"
+                vr = f"{r['variance_reduction']:.1f}x" if r.get("variance_reduction") else "-"
+            else:
+                diff, p, vr = "(baseline)", "", ""
+            t.add_row(r["player"], with_ci(r, name), diff, p, vr)
+        out.print(t)
+    if s.get("ranking"):
+        t = RichTable(title="Bradley-Terry ranking (log-strength, baseline = 0)", title_justify="left")
+        for col in ("rank", "player", "strength [95% CI]"):
+            t.add_column(col)
+        for r in s["ranking"]:
+            t.add_row(str(r["rank"]), r["player"], with_ci(r, "strength"))
+        out.print(t)
+
+
+@app.command()
+def compare(
+    game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
+    strategy: Strategies,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", help="Compare on N deals of single rounds.")
+    ] = None,
+    matches: Annotated[
+        int | None, typer.Option("--matches", help="Compare on N deals of whole matches.")
+    ] = None,
+    field: Annotated[
+        str | None, typer.Option("--field", help="The strategy filling the other seats (Gris games: greedy).")
+    ] = None,
+    baseline: Annotated[
+        str | None, typer.Option("--baseline", help="Differences are against this (default: first -s).")
+    ] = None,
+    seed: Seed = None,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+) -> None:
+    """Compare strategies on the same deals, every one in every seat, with paired intervals."""
+    from simulator.compare import compare as run_compare
+
+    chosen_seed = api.resolve_seed(seed)
+    if seed is None and not as_json:
+        err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
+    result = run_compare(
+        game,
+        strategy,
+        rounds=rounds,
+        matches=matches,
+        field_strategy=field,
+        baseline=baseline,
+        seed=chosen_seed,
+        rules=parse_rule_options(rule),
+        players=players,
+        reaction=reaction,
+        threads=threads,
+        plugins=[str(p) for p in plugin or []],
+    )
+    if as_json:
+        print(result.to_json())
+    else:
+        print_compare(result.summary)
+
+
+@app.command()
+def warm() -> None:
+    """Compile every shipped kernel into numba's cache (later runs start in about a second)."""
+    from simulator.warm import warm as warm_all
+
+    for game, unit, seconds in warm_all():
+        err.print(f"{game}, {unit} play: ready in {seconds:.1f} s")
 
 
 def main() -> None:

@@ -62,7 +62,9 @@ def seat_profiles(specs: Sequence | None, n_seats: int) -> tuple[tuple[float, fl
             try:
                 seat = int(seat_text)
             except ValueError:
-                raise InputError(f"--reaction {spec!r}: write SEAT=MEDIAN[,SIGMA] with a seat number") from None
+                raise InputError(
+                    f"--reaction {spec!r}: write SEAT=MEDIAN[,SIGMA] with a seat number"
+                ) from None
             if not 0 <= seat < n_seats:
                 raise InputError(f"--reaction {spec!r}: seat must be 0 to {n_seats - 1}")
             prof[seat] = parse_profile(rest)
@@ -85,9 +87,7 @@ def touch_times(
     seed: int, game: int, deal: int, signallers: Sequence[bool], profiles: Sequence[tuple[float, float]]
 ) -> list[float]:
     """RULES.md §4: every seat's touch time for a deal with these signallers."""
-    draws = [
-        Stream(seed, game, REACT, deal, seat).lognormal(m, s) for seat, (m, s) in enumerate(profiles)
-    ]
+    draws = [Stream(seed, game, REACT, deal, seat).lognormal(m, s) for seat, (m, s) in enumerate(profiles)]
     first = min(d for d, sig in zip(draws, signallers) if sig)
     return [d if sig else first + d for d, sig in zip(draws, signallers)]
 

@@ -36,6 +36,7 @@ class Kernel:
     run_block: Callable
     sids: np.ndarray
     user: bool
+    records_block: Callable
 
 
 def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
@@ -43,14 +44,14 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
     fams = [p.family for p in players]
     if all(f.builtin_id is not None for f in fams):
         sids = np.array([f.builtin_id for f in fams], dtype=np.int64)
-        return Kernel(game.kernel.run_block_nb, sids, False)
+        return Kernel(game.kernel.run_block_nb, sids, False, game.kernel.records_block_nb)
     decides = []
     for f in fams:
         if f.decide not in decides:
             decides.append(f.decide)
     sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
     module = specialised_kernel(game.kernel, decides)
-    return Kernel(module.run_block_nb, sids, True)
+    return Kernel(module.run_block_nb, sids, True, module.records_block_nb)
 
 
 def params_matrix(players: Sequence[Player]) -> np.ndarray:
@@ -99,11 +100,36 @@ class BlockRunner:
             agg,
             err,
         )
+        self._raise_if_illegal(err)
+        return agg.sum(axis=0)
+
+    def records(self, first: int, n: int, n_chunks: int | None = None) -> np.ndarray:
+        """Per-game records of games ``[first, first + n)``, one int64 row each."""
+        if n_chunks is None:
+            n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
+        cols = self.table.game.record_columns(self.unit, self.table.n_seats)
+        rec = np.zeros((n, len(cols)), dtype=np.int64)
+        err = np.zeros((n_chunks, 8), dtype=np.int64)
+        self.kernel.records_block(
+            self.kernel.sids,
+            self.params,
+            self.rules_i,
+            self.rules_f,
+            np.int64(self.seed),
+            np.int64(UNIT_CODE[self.unit]),
+            np.int64(first),
+            np.int64(n),
+            rec,
+            err,
+        )
+        self._raise_if_illegal(err)
+        return rec
+
+    def _raise_if_illegal(self, err: np.ndarray) -> None:
         bad = np.flatnonzero(err[:, 0])
         if bad.size:
             row = err[bad[np.argmin(err[bad, 1])]]
             raise StrategyError(self.table.game.describe_error(row, self.players))
-        return agg.sum(axis=0)
 
 
 def blocks(n: int, block_size: int, start: int = 0) -> list[tuple[int, int, int]]:

@@ -153,7 +153,8 @@ def strategy(
         if len(plist) > MAX_PARAMS:
             raise SpecError(f"{name or fn.__name__}: at most {MAX_PARAMS} parameters")
         text = doc or inspect.getdoc(getattr(decide, "py_func", fn)) or ""
-        origin = getattr(getattr(decide, "py_func", fn), "__module__", "user")
+        module = sys.modules.get(getattr(getattr(decide, "py_func", fn), "__module__", ""), None)
+        origin = str(getattr(module, "__file__", None) or getattr(module, "__name__", "user"))
         register(Family(game, name or fn.__name__, decide, plist, text, None, origin))
         return decide
 

@@ -19,13 +19,13 @@ from simulator.games.spokelse.observation import (
     HAND_VALUE,
     HIGH,
     HIGH_SLOT,
-    UNKNOWN_SLOT,
     MY_TOTAL,
     OPP_TOTAL,
     PHASE,
     SOURCE,
     STOCK_LEFT,
     TARGET,
+    UNKNOWN_SLOT,
     UNSEEN,
     VALUE,
 )
@@ -223,8 +223,15 @@ register(
         expect_nb,
         (
             Param("margin", 0, 0, 13, 0.5, "points a swap must save before it is made"),
-            Param("risk", 0.5, 0, 3, 0, "match play: how many standard deviations an unknown slot is "
-                  "feared when ahead (and discounted when behind)"),
+            Param(
+                "risk",
+                0.5,
+                0,
+                3,
+                0,
+                "match play: how many standard deviations an unknown slot is "
+                "feared when ahead (and discounted when behind)",
+            ),
         ),
         """Expected-value play from everything seen.  Every discard, the player's own
         known slots and the opponent's public slots are subtracted from the 52 cards; the

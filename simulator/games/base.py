@@ -31,6 +31,17 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """A per-seat outcome: ``scale`` turns the stored integer into the reported unit."""
+
+    name: str
+    doc: str
+    lower_is_better: bool
+    scale: float = 1.0
+    kind: str = "rate"  # "rate" (0/1 per game) or "mean"
+
+
+@dataclass(frozen=True)
 class Table:
     """The game, its rules, the number of seats and (Gris games) the seats' reactions."""
 
@@ -84,7 +95,9 @@ class Game(ABC):
         if not self.min_seats <= n <= self.max_seats:
             if self.min_seats == self.max_seats:
                 raise InputError(f"{self.name} is played by exactly {self.min_seats} players, not {n}")
-            raise InputError(f"{self.name} is played by {self.min_seats} to {self.max_seats} players, not {n}")
+            raise InputError(
+                f"{self.name} is played by {self.min_seats} to {self.max_seats} players, not {n}"
+            )
         prof: tuple[tuple[float, float], ...] = ()
         if self.uses_reaction:
             from simulator.reaction import seat_profiles
@@ -116,6 +129,21 @@ class Game(ABC):
     @abstractmethod
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         """Game ``game_index`` of a seeded run, readable, from the reference implementation."""
+
+    # --- per-game records (compare, --records) ----------------------------------
+
+    @abstractmethod
+    def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
+        """Names of the columns ``records_block_nb`` writes, one row per game."""
+
+    @abstractmethod
+    def outcomes(self, rec: np.ndarray, unit: str, n_seats: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Per-seat integer outcomes from records: ``{metric: int64[games, seats]}`` and a
+        bool mask of the games that count (finished: not stalled, replayed or abandoned)."""
+
+    @abstractmethod
+    def metrics(self, unit: str) -> tuple[Metric, ...]:
+        """The outcomes ``outcomes`` returns, the primary one first."""
 
     def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
         """Named histograms carried by the aggregates (for plots)."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.games.base import Game, Table, Variant
+from simulator.games.base import Game, Metric, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import rules as R
 from simulator.games.spokelse.observation import SOURCE
@@ -121,6 +121,30 @@ class Spokelse(Game):
             "capped": int(a[R.M_CAPPED]),
             "seats": seats,
         }
+
+    def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
+        return R.REC_ROUND if unit == "round" else R.REC_MATCH
+
+    def metrics(self, unit: str) -> tuple[Metric, ...]:
+        if unit == "round":
+            return (
+                Metric("score", "points at the end of the round", True, 0.5, "mean"),
+                Metric("win", "won the round (strictly lower score)", False),
+            )
+        return (
+            Metric("loss", "lost the match", True),
+            Metric("total", "points at the end of the match", True, 0.5, "mean"),
+        )
+
+    def outcomes(self, rec: np.ndarray, unit: str, n_seats: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        valid = np.ones(rec.shape[0], dtype=bool)  # capped rounds are scored as they stand
+        if unit == "round":
+            score = rec[:, 0:2]
+            win = np.stack([score[:, 0] < score[:, 1], score[:, 1] < score[:, 0]], axis=1)
+            return {"score": score.astype(np.int64), "win": win.astype(np.int64)}, valid
+        loser = rec[:, 5]
+        loss = np.stack([loser == 0, loser == 1], axis=1).astype(np.int64)
+        return {"loss": loss, "total": rec[:, 0:2].astype(np.int64)}, valid
 
     def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
         if unit == "round":

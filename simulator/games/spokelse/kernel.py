@@ -264,6 +264,40 @@ def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err)
 
 
 @njit(cache=True)
+def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
+    """One row of ``rec`` per game (layouts REC_ROUND / REC_MATCH in rules.py)."""
+    values = rules_i[:13]
+    target_half = rules_i[13]
+    ws = workspace_nb()
+    totals = np.zeros(2, np.int64)
+    out = np.zeros(6, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    for g in range(g0, g1):
+        row = rec[g - g0]
+        if unit == 0:
+            s0, s1, turns, capped = play_round_nb(
+                sids, params, values, 0, totals, seed, g, 0, 1, ws, err, no_log
+            )
+            row[0], row[1], row[2], row[3] = s0, s1, turns, capped
+        else:
+            play_match_nb(sids, params, values, target_half, seed, g, ws, err, out)
+            for i in range(6):
+                row[i] = out[i]
+        if err[0] != 0:
+            return
+
+
+@njit(cache=True, parallel=True)
+def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
+    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+    n_chunks = err.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c])
+
+
+@njit(cache=True)
 def trace_round_nb(sids, params, values, target_half, totals, seed, game, deal, dealer, log):
     """One round with the shipped strategies, every turn written to ``log`` (for tests)."""
     ws = workspace_nb()

@@ -59,6 +59,10 @@ M_RHIST = 13  # match length histogram, last bin = that many rounds or more
 RHIST_BINS = 128
 M_SIZE = M_RHIST + RHIST_BINS
 
+# Per-game records (records_block_nb): rounds and matches.
+REC_ROUND = ("score_half_0", "score_half_1", "turns", "capped")
+REC_MATCH = ("total_half_0", "total_half_1", "rounds", "capped_rounds", "first_dealer", "loser")
+
 LOG_FIELDS = 6  # turn, seat, source, taken, place, discarded
 
 
@@ -167,5 +171,3 @@ def first_dealer_nb(seed, game, rng):
     """RULES.md §3: round 1's dealer is drawn at random (the DEALER stream)."""
     rng[0] = stream_key_nb(seed, game, DEALER, 0, 0)
     return below_nb(rng[0:1], 2)
-
-

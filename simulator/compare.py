@@ -1,0 +1,406 @@
+"""Fair comparisons of strategies on the same deals (duplicate deals).
+
+**Which seatings are played.**  Every deal (game index ``g``) is played once
+per *seating*, and every seating of a deal uses the same cards, the same
+reaction times and the same per-seat random streams (``docs/random-streams.md``).
+
+* Two seats, a ``field`` given: each candidate plays the field twice per
+  deal, once in each seat.
+* Two seats, no field: every pair of candidates plays each deal twice, seats
+  swapped (a round robin).
+* More seats: each candidate takes one seat against a field of ``field``
+  players (default ``greedy``), in every seat in turn, on the same deals.  When
+  there are exactly as many candidates as seats and no field is given, they
+  are all seated together in every rotation instead.
+
+``--rounds N`` / ``--matches N`` counts deals (game indices); each is played
+once per seating, so ``N × seatings`` games are simulated.
+
+**What is reported.**  For every candidate and metric, its per-deal outcome
+is the mean over the seatings it sat in; the report gives the mean over deals
+with a 95% normal interval, the paired difference to the baseline (mean of
+the per-deal differences, interval, two-sided z-test p-value, Holm-corrected
+across candidates), and the variance reduction: the variance of the
+difference if the two strategies had met independent deals, divided by the
+variance of the paired difference.  With more than two candidates a
+Bradley–Terry ranking is fitted to the head-to-head record (which candidate
+did better on each deal; ties dropped) with statsmodels, with 95% intervals on
+the log-strengths (the baseline fixed at 0).
+
+All sums are integers per block, so the numbers depend only on the seed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+from simulator.api import (
+    make_table,
+    resolve_game,
+    resolve_seed,
+    resolve_unit,
+)
+from simulator.games.base import Game, InputError, Metric, Table
+from simulator.results import SCHEMA_VERSION, package_version
+from simulator.runner import DEFAULT_BLOCK, BlockRunner, blocks
+from simulator.stats import LEVEL, z_value
+from strategies.registry import Player, load_plugin, parse_spec
+
+FIELD = -1  # a seat taken by the field player in a seating
+
+
+@dataclass(frozen=True)
+class Design:
+    """The seatings played on every deal: ``seatings[s, seat]`` = candidate index or FIELD."""
+
+    seatings: np.ndarray
+    description: str
+
+
+def make_design(n_seats: int, n_candidates: int, has_field: bool) -> Design:
+    k = n_candidates
+    rows: list[list[int]] = []
+    if n_seats == 2 and has_field:
+        for c in range(k):
+            rows += [[c, FIELD], [FIELD, c]]
+        text = "each candidate plays the field on every deal, once in each seat"
+    elif n_seats == 2:
+        if k < 2:
+            raise InputError("compare needs two strategies, or one and a --field to play against")
+        for i, j in combinations(range(k), 2):
+            rows += [[i, j], [j, i]]
+        text = "every pair of candidates plays every deal twice, seats swapped"
+    elif k == n_seats and not has_field:
+        for r in range(n_seats):
+            rows.append([(seat + r) % n_seats for seat in range(n_seats)])
+        text = f"all {k} candidates at the table, rotated through every seat on every deal"
+    else:
+        for c in range(k):
+            for seat in range(n_seats):
+                row = [FIELD] * n_seats
+                row[seat] = c
+                rows.append(row)
+        text = "each candidate in one seat against the field, rotated through every seat on every deal"
+    return Design(np.array(rows, dtype=np.int64), text)
+
+
+@dataclass
+class PairedSums:
+    """Integer sums over deals of each candidate's per-deal total outcome ``T_c``."""
+
+    k: int
+    n: int = 0
+    total: np.ndarray = field(default=None)  # type: ignore[assignment]
+    cross: np.ndarray = field(default=None)  # type: ignore[assignment]
+    better: np.ndarray = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        self.total = np.zeros(self.k, dtype=np.int64)
+        self.cross = np.zeros((self.k, self.k), dtype=np.int64)
+        self.better = np.zeros((self.k, self.k), dtype=np.int64)
+
+    def add(self, t: np.ndarray, appearances: np.ndarray, lower_is_better: bool) -> None:
+        """``t``: int64[deals, k] per-deal totals over each candidate's seatings."""
+        self.n += t.shape[0]
+        self.total += t.sum(axis=0)
+        self.cross += t.T @ t
+        # Candidate i did better than j on a deal: compare t_i / a_i with t_j / a_j exactly.
+        scaled = t[:, :, None] * appearances[None, None, :]
+        other = t[:, None, :] * appearances[None, :, None]
+        wins = scaled < other if lower_is_better else scaled > other
+        self.better += wins.sum(axis=0)
+
+
+@dataclass
+class CompareResult:
+    """Per-candidate figures, paired differences and ranking; ``summary`` is JSON-ready."""
+
+    summary: dict[str, Any]
+    frames: dict[str, pd.DataFrame]
+
+    def to_json(self, indent: int | None = 2) -> str:
+        import json
+
+        return json.dumps(self.summary, indent=indent, ensure_ascii=False)
+
+
+def _outcome_totals(
+    game: Game, table: Table, unit: str, recs: list[np.ndarray], design: Design, k: int, metric: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal and candidate: the sum of its outcomes over its seatings, and the valid mask."""
+    n = recs[0].shape[0]
+    t = np.zeros((n, k), dtype=np.int64)
+    valid = np.ones(n, dtype=bool)
+    for s, rec in enumerate(recs):
+        outs, ok = game.outcomes(rec, unit, table.n_seats)
+        valid &= ok
+        vals = outs[metric]
+        for seat, c in enumerate(design.seatings[s]):
+            if c != FIELD:
+                t[:, c] += vals[:, seat]
+    return t, valid
+
+
+def compare(
+    game: str | Game,
+    strategies: Sequence[str | Player],
+    *,
+    rounds: int | None = None,
+    matches: int | None = None,
+    field_strategy: str | Player | None = None,
+    baseline: str | Player | None = None,
+    seed: int | None = None,
+    rules: Mapping[str, Any] | Any = None,
+    players: int | None = None,
+    reaction: Sequence[Any] | None = None,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    plugins: Sequence[str] = (),
+    progress: Callable[[int], None] | None = None,
+) -> CompareResult:
+    """Compare strategies on the same deals; see the module docstring for the design."""
+    for path in plugins:
+        load_plugin(path)
+    g = resolve_game(game)
+    unit, n = resolve_unit(rounds, matches)
+    seed = resolve_seed(seed)
+    table = make_table(g, rules, players, reaction)
+    cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
+    if not cands:
+        raise InputError("give at least one strategy to compare (-s NAME)")
+    for p in cands:
+        if p.family.game != g.name:
+            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {g.name}")
+    specs = [p.spec for p in cands]
+    if len(set(specs)) != len(specs):
+        raise InputError("each strategy may be compared once; give distinct specs")
+    default_field = None if g.name == "spokelse" else "greedy"
+    fld = field_strategy if field_strategy is not None else None
+    use_default_field = fld is None and default_field is not None and len(cands) != table.n_seats
+    if use_default_field:
+        fld = default_field
+    field_player = None
+    if fld is not None:
+        field_player = parse_spec(fld, g.name) if isinstance(fld, str) else fld
+        if field_player.family.game != g.name:
+            raise InputError(
+                f"field strategy {field_player.spec!r} is for {field_player.family.game}, not {g.name}"
+            )
+    base_idx = 0
+    if baseline is not None:
+        bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
+        if bspec not in specs:
+            raise InputError(f"the baseline {bspec!r} must be one of the compared strategies")
+        base_idx = specs.index(bspec)
+    design = make_design(table.n_seats, len(cands), field_player is not None)
+    if threads is not None:
+        numba.set_num_threads(threads)
+    k = len(cands)
+    runners = []
+    for row in design.seatings:
+        seat_players = [field_player if c == FIELD else cands[c] for c in row]
+        runners.append(BlockRunner(table, seat_players, unit, seed))
+    t_compile = time.perf_counter()
+    for r in runners:
+        r.records(0, 1, n_chunks=1)
+    compile_s = time.perf_counter() - t_compile
+    appearances = np.array([(design.seatings == c).sum() for c in range(k)], dtype=np.int64)
+    metrics = g.metrics(unit)
+    sums = {m.name: PairedSums(k) for m in metrics}
+    dropped = 0
+    t0 = time.perf_counter()
+    for _, first, count in blocks(n, block_size):
+        recs = [r.records(first, count) for r in runners]
+        valid = None
+        per_metric = {}
+        for m in metrics:
+            t, ok = _outcome_totals(g, table, unit, recs, design, k, m.name)
+            per_metric[m.name] = t
+            valid = ok if valid is None else valid & ok
+        assert valid is not None
+        dropped += int((~valid).sum())
+        for m in metrics:
+            sums[m.name].add(per_metric[m.name][valid], appearances, m.lower_is_better)
+        if progress is not None:
+            progress(count)
+    elapsed = time.perf_counter() - t0
+    summary = summarise(
+        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, sums, appearances
+    )
+    summary["deals_dropped"] = dropped
+    summary["elapsed_s"] = elapsed
+    summary["compile_s"] = compile_s
+    summary["games_per_s"] = n * len(design.seatings) / elapsed if elapsed > 0 else None
+    return CompareResult(summary, frames_of(summary))
+
+
+def _metric_block(
+    m: Metric, s: PairedSums, appearances: np.ndarray, specs: list[str], base: int
+) -> tuple[list[dict], dict]:
+    """Per-candidate means and paired differences to the baseline for one metric."""
+    k, n = s.k, s.n
+    z = z_value()
+    a = appearances.astype(np.float64)
+    scale = m.scale
+    mean_t = s.total / n
+    # Covariance of per-deal means m_c = T_c / a_c.
+    cov_t = (s.cross - n * np.outer(mean_t, mean_t)) / max(n - 1, 1)
+    cov = cov_t / np.outer(a, a)
+    means = mean_t / a
+    rows = []
+    p_raw = []
+    for c in range(k):
+        se = math.sqrt(max(cov[c, c], 0.0) / n)
+        row: dict[str, Any] = {
+            "player": specs[c],
+            m.name: means[c] * scale,
+            f"{m.name}_ci": [(means[c] - z * se) * scale, (means[c] + z * se) * scale],
+        }
+        if c != base:
+            diff = means[c] - means[base]
+            var_paired = max(cov[c, c] + cov[base, base] - 2 * cov[c, base], 0.0)
+            var_unpaired = cov[c, c] + cov[base, base]
+            se_d = math.sqrt(var_paired / n)
+            if se_d > 0:
+                p = float(2 * sps.norm.sf(abs(diff) / se_d))
+            else:
+                p = 1.0 if diff == 0 else 0.0
+            p_raw.append(p)
+            row.update(
+                {
+                    "diff": diff * scale,
+                    "diff_ci": [(diff - z * se_d) * scale, (diff + z * se_d) * scale],
+                    "p_value": p,
+                    "variance_reduction": (var_unpaired / var_paired) if var_paired > 0 else None,
+                    "unpaired_diff_ci": [
+                        (diff - z * math.sqrt(var_unpaired / n)) * scale,
+                        (diff + z * math.sqrt(var_unpaired / n)) * scale,
+                    ],
+                }
+            )
+        rows.append(row)
+    if p_raw:
+        reject, p_holm, _, _ = multipletests(p_raw, alpha=1 - LEVEL, method="holm")
+        i = 0
+        for c in range(k):
+            if c != base:
+                rows[c]["p_holm"] = float(p_holm[i])
+                rows[c]["significant"] = bool(reject[i])
+                i += 1
+    info = {"name": m.name, "doc": m.doc, "lower_is_better": m.lower_is_better, "kind": m.kind}
+    return rows, info
+
+
+def bradley_terry(better: np.ndarray, specs: list[str], base: int) -> list[dict] | None:
+    """Log-strengths from head-to-head deal wins (statsmodels GLM, logit link); baseline = 0."""
+    import statsmodels.api as sm
+
+    k = len(specs)
+    if k < 3:
+        return None
+    rows, y, w = [], [], []
+    for i, j in combinations(range(k), 2):
+        wins_i, wins_j = int(better[i, j]), int(better[j, i])
+        if wins_i + wins_j == 0:
+            continue
+        x = np.zeros(k)
+        x[i], x[j] = 1.0, -1.0
+        rows.append(np.delete(x, base))
+        y.append([wins_i, wins_j])
+        w.append(1)
+    if not rows:
+        return None
+    try:
+        model = sm.GLM(np.array(y), np.array(rows), family=sm.families.Binomial())
+        fit = model.fit()
+    except Exception:  # separation or a singular design: no ranking rather than a wrong one
+        return None
+    params = np.insert(np.asarray(fit.params), base, 0.0)
+    ci = np.asarray(fit.conf_int(alpha=1 - LEVEL))
+    ci = np.insert(ci, base, [0.0, 0.0], axis=0)
+    order = np.argsort(-params)
+    return [
+        {
+            "rank": int(r + 1),
+            "player": specs[c],
+            "strength": float(params[c]),
+            "strength_ci": [float(ci[c, 0]), float(ci[c, 1])],
+        }
+        for r, c in enumerate(order)
+    ]
+
+
+def summarise(
+    g: Game,
+    table: Table,
+    unit: str,
+    n: int,
+    seed: int,
+    cands: list[Player],
+    field_player: Player | None,
+    base: int,
+    design: Design,
+    metrics: Sequence[Metric],
+    sums: dict[str, PairedSums],
+    appearances: np.ndarray,
+) -> dict[str, Any]:
+    specs = [p.spec for p in cands]
+    per_metric = {}
+    for m in metrics:
+        rows, info = _metric_block(m, sums[m.name], appearances, specs, base)
+        per_metric[m.name] = {**info, "strategies": rows}
+    primary = metrics[0]
+    better = sums[primary.name].better
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "compare",
+        "game": g.name,
+        "unit": unit,
+        "n": n,
+        "deals_used": sums[primary.name].n,
+        "seed": seed,
+        "players": table.n_seats,
+        "rules": table.rules_dict(),
+        "strategies": specs,
+        "field": field_player.spec if field_player else None,
+        "baseline": specs[base],
+        "design": design.description,
+        "seatings": design.seatings.tolist(),
+        "games_played": int(n * len(design.seatings)),
+        "metrics": per_metric,
+        "head_to_head": {
+            "metric": primary.name,
+            "better": better.tolist(),
+        },
+        "ranking": bradley_terry(better, specs, base),
+        "kortsim": package_version(),
+    }
+
+
+def frames_of(summary: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    out = {}
+    for name, block in summary["metrics"].items():
+        rows = []
+        for r in block["strategies"]:
+            flat: dict[str, Any] = {}
+            for key, v in r.items():
+                if key.endswith("_ci"):
+                    flat[key[:-3] + "_lo"], flat[key[:-3] + "_hi"] = v
+                else:
+                    flat[key] = v
+            rows.append(flat)
+        out[name] = pd.DataFrame(rows)
+    if summary.get("ranking"):
+        out["ranking"] = pd.DataFrame(summary["ranking"])
+    return out
