@@ -28,7 +28,10 @@ def rate_ci(k: int, n: int, level: float = LEVEL) -> tuple[float, list[float]]:
     if n <= 0:
         return float("nan"), [float("nan"), float("nan")]
     lo, hi = proportion_confint(int(k), int(n), alpha=1 - level, method="wilson")
-    return k / n, [float(lo), float(hi)]
+    # The Wilson bounds are exactly 0 and 1 at k = 0 and k = n; clear rounding dust.
+    lo = 0.0 if k == 0 else float(lo)
+    hi = 1.0 if k == n else float(hi)
+    return k / n, [lo, hi]
 
 
 def mean_sd(total: float, total_sq: float, n: int) -> tuple[float, float]:

@@ -1,23 +1,29 @@
-"""The games kortsim plays, by id."""
+"""The games kortsim plays, by id (each game's modules are imported on first use)."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from simulator.games.base import Game, InputError, Table
 
-
-def all_games() -> dict[str, Game]:
-    from simulator.games.spokelse.game import SPOKELSE
-
-    games: dict[str, Game] = {"spokelse": SPOKELSE}
-    return games
+# game id -> (module, object)
+GAMES: dict[str, tuple[str, str]] = {
+    "spokelse": ("simulator.games.spokelse.game", "SPOKELSE"),
+    "gris": ("simulator.games.gris.game", "GRIS"),
+    "gris-nese": ("simulator.games.gris_nese.game", "GRIS_NESE"),
+}
 
 
 def get_game(name: str) -> Game:
-    games = all_games()
     key = name.strip().lower().replace("ø", "o").replace("_", "-")
-    if key not in games:
-        raise InputError(f"unknown game {name!r} (games: {', '.join(games)})")
-    return games[key]
+    if key not in GAMES:
+        raise InputError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    module, attr = GAMES[key]
+    return getattr(import_module(module), attr)
 
 
-__all__ = ["Game", "InputError", "Table", "all_games", "get_game"]
+def all_games() -> dict[str, Game]:
+    return {name: get_game(name) for name in GAMES}
+
+
+__all__ = ["GAMES", "Game", "InputError", "Table", "all_games", "get_game"]

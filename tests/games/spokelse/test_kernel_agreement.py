@@ -21,7 +21,15 @@ from hypothesis import strategies as st
 from numba import njit
 
 from simulator.games.spokelse import kernel
-from simulator.games.spokelse.observation import MAX_PARAMS, OBS_SIZE, PHASE, SOURCE, Place, Source
+from simulator.games.spokelse.observation import (
+    FROM_DISCARD,
+    MAX_PARAMS,
+    OBS_SIZE,
+    PHASE,
+    SOURCE,
+    Place,
+    Source,
+)
 from simulator.games.spokelse.reference import RoundRecord, play_round
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TURN_CAP, Rules
@@ -135,7 +143,7 @@ def assert_same_round(
     )
     expected = reference_rows(rec)
     where = f"seed={seed} game={game} deal={deal} dealer={dealer} jack={rules.jack} match_play={match_play}"
-    for k, (mine, ref) in enumerate(zip(rows, expected)):
+    for k, (mine, ref) in enumerate(zip(rows, expected, strict=False)):  # the lengths are compared next
         # (turn, seat, source, taken, place, discarded)
         assert mine == ref, f"{where}: turn {k} differs: kernel {mine}, reference {ref}"
     assert turns == len(expected), f"{where}: kernel {turns} turns, reference {len(expected)}"
@@ -234,7 +242,7 @@ def digest_nb(obs, params, rng):
     if obs[PHASE] == SOURCE:
         u = (h >> np.uint64(11)) * (1.0 / 9007199254740992.0)
         return np.int64(1) if u < params[0] else np.int64(0)
-    n = np.uint64(4) if obs[2] == 1 else np.uint64(5)  # FROM_DISCARD: a pile card must go into a slot
+    n = np.uint64(4) if obs[FROM_DISCARD] == 1 else np.uint64(5)  # a pile card must go into a slot
     return np.int64(((h >> np.uint64(32)) * n) >> np.uint64(32))
 
 

@@ -1,0 +1,5 @@
+"""Shared test settings: figures are written to a non-interactive backend."""
+
+import os
+
+os.environ.setdefault("MPLBACKEND", "Agg")
