@@ -10,6 +10,7 @@ The public API::
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
 """
 
+import simulator.cache  # noqa: F401  (first: kernels below are cached with the package digest)
 from simulator.api import InputError, SpecError, simulate, trace
 from simulator.games import all_games, get_game
 from simulator.results import Result

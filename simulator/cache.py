@@ -1,0 +1,73 @@
+"""Numba's on-disk cache, made safe against edits to the code a kernel calls.
+
+Numba checks a cached kernel only against the source file that defines it,
+so a change to a rule or a strategy in another module would go on loading
+the old compiled code.  kortsim's kernels inline rules and shipped strategies
+from several modules, so for functions defined in this package the cache
+stamp also carries a digest of every source file in ``simulator`` and
+``strategies``: any change there recompiles, nothing else does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from numba.core import caching
+
+_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGES = (_ROOT / "simulator", _ROOT / "strategies")
+
+
+def _digest() -> str:
+    h = hashlib.sha256()
+    for pkg in _PACKAGES:
+        for path in sorted(pkg.rglob("*.py")):
+            h.update(str(path.relative_to(_ROOT)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+SOURCE_DIGEST = _digest()
+
+
+def _ours(py_file: str) -> bool:
+    try:
+        p = Path(py_file).resolve()
+    except (OSError, TypeError):
+        return False
+    return any(pkg in p.parents for pkg in _PACKAGES)
+
+
+class _PackageStampMixin:
+    def get_source_stamp(self):
+        return (super().get_source_stamp(), SOURCE_DIGEST)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _ours(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class _UserDirLocator(_PackageStampMixin, caching.UserProvidedCacheLocator):
+    pass
+
+
+class _InTreeLocator(_PackageStampMixin, caching.InTreeCacheLocator):
+    pass
+
+
+class _UserWideLocator(_PackageStampMixin, caching.UserWideCacheLocator):
+    pass
+
+
+def install() -> None:
+    """Put the package-aware locators first (idempotent)."""
+    classes = caching.CacheImpl._locator_classes
+    for cls in (_UserWideLocator, _InTreeLocator, _UserDirLocator):
+        if cls not in classes:
+            classes.insert(0, cls)
+
+
+install()
