@@ -4,8 +4,8 @@ Numba checks a cached kernel only against the source file that defines it,
 so a change to a rule or a strategy in another module would go on loading
 the old compiled code.  kortsim's kernels inline rules and shipped strategies
 from several modules, so for functions defined in this package the cache
-stamp also carries a digest of every source file in ``simulator`` and
-``strategies``: any change there recompiles, nothing else does.
+stamp also carries a digest of every source file jitted code is compiled
+from (``_KERNEL_SOURCES``): any change there recompiles, nothing else does.
 """
 
 from __future__ import annotations
@@ -19,12 +19,25 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = (_ROOT / "simulator", _ROOT / "strategies")
 
 
+# The files jitted code is compiled from (the Python API, CLI and references are not).
+_KERNEL_SOURCES = (
+    "simulator/rng.py",
+    "simulator/unmanaged.py",
+    "simulator/reaction.py",
+    "simulator/games/*/observation.py",
+    "simulator/games/*/variants.py",
+    "simulator/games/*/rules.py",
+    "simulator/games/*/kernel.py",
+    "strategies/*.py",
+)
+
+
 def _digest() -> str:
     h = hashlib.sha256()
-    for pkg in _PACKAGES:
-        for path in sorted(pkg.rglob("*.py")):
-            h.update(str(path.relative_to(_ROOT)).encode())
-            h.update(path.read_bytes())
+    paths = sorted({p for pattern in _KERNEL_SOURCES for p in _ROOT.glob(pattern)})
+    for path in paths:
+        h.update(str(path.relative_to(_ROOT)).encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
