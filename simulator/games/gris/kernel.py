@@ -1,0 +1,505 @@
+"""Gris's compiled kernel: one round, one match, and blocks of games.
+
+Everything here is nopython numba: integer card codes and arrays in,
+aggregates written into preallocated ``int64`` arrays out.  The rules are the
+same as ``reference.py`` (RULES.md §1, §4, §6) and draw from the same random
+streams (``docs/random-streams.md``), so a test can replay any game move by
+move.
+
+Strategies are reached through the module global ``decide_nb(strategy_id,
+obs, params, rng)``, called directly so that the compiler inlines it: here it
+is the shipped strategies' dispatcher, and this module is compiled once and
+cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+this module with ``decide_nb`` bound to their dispatcher.
+
+``rules_i`` is ``[n_players, circulation_code, stall_cap]``; ``rules_f`` is
+``[median of each seat..., sigma of each seat...]``
+(:func:`simulator.reaction.profile_arrays`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit, prange
+
+from simulator.games.gris.observation import OBS_SIZE, PASSES
+from simulator.games.gris.rules import (
+    ERR_NOT_HELD,
+    ERR_SIZE,
+    EXCHANGE_EVENT,
+    LOG_FIELDS,
+    M_ABANDONED,
+    M_FINISHED,
+    M_FIRST_DEALT,
+    M_LETTERS,
+    M_LETTERS2,
+    M_LETTERS_HIST,
+    M_LOSSES,
+    M_PASSES,
+    M_PASSES2,
+    M_ROUNDS,
+    M_ROUNDS2,
+    M_ROUNDS_HIST,
+    M_STALLED,
+    N_LETTERS,
+    PASS_BINS,
+    PASS_EVENT,
+    R_DEALT,
+    R_DEALT_SEAT,
+    R_FINISHED,
+    R_LETTER,
+    R_PASS_HIST,
+    R_PASSES,
+    R_PASSES2,
+    R_SIGNAL,
+    R_STALLED,
+    ROUNDS_BINS,
+    deal_nb,
+    dealt_signallers_nb,
+    first_dealer_nb,
+    letter_nb,
+    locate_cards_nb,
+    one_suit_nb,
+    pass_card_nb,
+    receive_nb,
+    show_hand_nb,
+    stock_start_nb,
+    workspace_nb,
+)
+from simulator.games.gris.variants import ABANDON_AFTER
+from simulator.rng import DEAL, DECIDE, shuffle_nb, stream_key_nb
+from simulator.unmanaged import _address_as_void_pointer
+from strategies.gris import decide_builtin_nb as decide_nb
+
+N_CARDS = 52
+
+
+# Row views without reference counting, from an address taken once per round (the caller
+# keeps the arrays alive): passing a strategy managed views costs atomic reference counts.
+@njit(cache=True, inline="always")
+def obs_row_nb(addr, seat):
+    return carray(_address_as_void_pointer(addr + seat * (OBS_SIZE * 8)), (OBS_SIZE,), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def params_row_nb(addr, seat, width):
+    return carray(_address_as_void_pointer(addr + seat * (width * 8)), (width,), dtype=np.float64)
+
+
+@njit(cache=True, inline="always")
+def rng_cell_nb(addr, i):
+    return carray(_address_as_void_pointer(addr + i * 8), (1,), dtype=np.uint64)
+
+
+MATCH_OUT = 5  # play_match_nb's out: counted rounds, stalled deals, abandoned, first dealer, loser
+
+
+@njit(cache=True)
+def play_round_nb(
+    sids,
+    params,
+    n,
+    circulation,
+    stall_cap,
+    medians,
+    sigmas,
+    seed,
+    game,
+    deal,
+    dealer,
+    given,
+    ws,
+    err,
+    log,
+    snap,
+):
+    """Play one round; return ``(events, passes, stalled, loser)``.
+
+    ``ws`` is the workspace from :func:`workspace_nb`; afterwards ``ws[6]`` (the
+    signallers, 0/1 per seat) and ``ws[5]`` (the touch times) describe the round.
+    ``given``: a deck to deal instead of shuffling (length 52), or an empty array.
+    Rows of ``log`` (if it has any) receive the events; rows of ``snap`` (if any)
+    where every card is after every pass and every exchange.  On a card the
+    strategy does not hold, ``err`` is filled and ``(events, passes, -1, -1)`` returned.
+    """
+    deck, obs, owner, straight, rng, times, signallers, seats, hands = ws
+    obs_at, params_at, rng_at = obs.ctypes.data, params.ctypes.data, rng.ctypes.data
+    if given.shape[0] == N_CARDS:
+        for i in range(N_CARDS):
+            deck[i] = given[i]
+    else:
+        rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
+        shuffle_nb(rng_cell_nb(rng_at, 0), deck)
+    six = deal_nb(deck, n, dealer, obs, hands, owner, straight)
+    stock0 = stock_start_nb(n)
+    n_stock = N_CARDS - stock0
+    head = 0
+    events = 0
+    passes = 0
+    stalled = 0
+    # RULES.md §1: several players dealt a complete five-card hand all signal together.
+    if dealt_signallers_nb(obs, n, six, signallers) == 0:
+        for s in range(n):
+            rng[1 + s] = stream_key_nb(seed, game, DECIDE, deal, s)
+        p = six  # RULES.md §1: the holder of six cards passes first
+        width = params.shape[1]
+        while True:
+            row = obs_row_nb(obs_at, p)
+            row[PASSES] = passes
+            show_hand_nb(row, hands[p])
+            card = decide_nb(sids[p], row, params_row_nb(params_at, p, width), rng_cell_nb(rng_at, 1 + p))
+            if not pass_card_nb(row, hands, owner, straight, p, card):
+                err[0], err[1], err[2], err[3] = 1, game, p, ERR_NOT_HELD
+                err[4], err[5], err[6], err[7] = card, passes + 1, sids[p], deal
+                return events, passes, -1, -1
+            passes += 1
+            q = p + 1 if p + 1 < n else 0  # RULES.md §1: to the left, seat (i + 1) % n
+            if events < log.shape[0]:
+                log[events, 0], log[events, 1], log[events, 2], log[events, 3] = PASS_EVENT, p, card, q
+            events += 1
+            if snap.shape[0] > 0:
+                snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, card)
+            # The card arrives as part of the pass; back home, it may be exchanged.
+            drawn, head = receive_nb(
+                obs_row_nb(obs_at, q),
+                hands,
+                owner,
+                straight,
+                circulation,
+                deck,
+                stock0,
+                n_stock,
+                head,
+                q,
+                card,
+            )
+            if drawn >= 0:
+                if events < log.shape[0]:
+                    log[events, 0], log[events, 1], log[events, 2], log[events, 3] = (
+                        EXCHANGE_EVENT,
+                        q,
+                        card,
+                        drawn,
+                    )
+                events += 1
+                if snap.shape[0] > 0:
+                    snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, -1)
+            if one_suit_nb(row):  # RULES.md §1: five of one suit after passing: signal
+                signallers[p] = 1
+                break
+            if passes >= stall_cap:  # RULES.md §1 stall guard
+                stalled = 1
+                break
+            p = q
+    if stalled:
+        return events, passes, 1, -1
+    # RULES.md §4: the last to touch gets the next letter.
+    players = carray(_address_as_void_pointer(seats.ctypes.data), (n,), dtype=np.int64)  # 0..n-1
+    loser = letter_nb(
+        seed, game, deal, signallers, medians, sigmas, players, times, rng_cell_nb(rng_at, n + 1)
+    )
+    return events, passes, 0, loser
+
+
+@njit(cache=True)
+def snap_nb(snap, i, hands, n, deck, stock0, n_stock, transit):
+    if i < snap.shape[0]:
+        locate_cards_nb(hands, n, deck, stock0, n_stock, transit, snap[i])
+
+
+@njit(cache=True)
+def play_match_nb(
+    sids, params, n, circulation, stall_cap, medians, sigmas, seed, game, ws, err, letters, out
+):
+    """Play one match; return ``(sum of passes, sum of squared passes)`` over its counted
+    rounds.  ``letters`` receives each seat's letters at the end; ``out`` receives
+    [counted rounds, stalled deals, abandoned, first dealer, loser (-1 if abandoned)]."""
+    rng = ws[4]
+    first = first_dealer_nb(seed, game, n, rng)  # RULES.md §1: round 1's dealer drawn at random
+    for s in range(n):
+        letters[s] = 0
+    no_deck = np.empty(0, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    no_snap = np.empty((0, N_CARDS), np.int64)
+    dealer = first
+    deal = 0
+    counted = 0
+    stalled_deals = 0
+    in_a_row = 0
+    pass_sum = 0
+    pass_sum2 = 0
+    loser = -1
+    abandoned = 0
+    while True:
+        _, passes, stalled, who = play_round_nb(
+            sids,
+            params,
+            n,
+            circulation,
+            stall_cap,
+            medians,
+            sigmas,
+            seed,
+            game,
+            deal,
+            dealer,
+            no_deck,
+            ws,
+            err,
+            no_log,
+            no_snap,
+        )
+        if err[0] != 0:
+            return 0, 0
+        deal += 1  # docs/random-streams.md: every deal of the match, re-deals included
+        if stalled:
+            # RULES.md §6: re-dealt by the same dealer, not counted; 100 in a row abandon the match.
+            stalled_deals += 1
+            in_a_row += 1
+            if in_a_row >= ABANDON_AFTER:
+                abandoned = 1
+                break
+            continue
+        in_a_row = 0
+        counted += 1
+        pass_sum += passes
+        pass_sum2 += passes * passes
+        letters[who] += 1  # RULES.md §1: the next letter of G-R-I-S
+        if letters[who] == N_LETTERS:  # RULES.md §1: all four letters lose the match
+            loser = who
+            break
+        dealer = dealer + 1 if dealer + 1 < n else 0  # RULES.md §1: the dealer moves one seat left
+    out[0], out[1], out[2], out[3], out[4] = counted, stalled_deals, abandoned, first, loser
+    return pass_sum, pass_sum2
+
+
+@njit(cache=True)
+def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    signallers = ws[6]
+    no_deck = np.empty(0, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    no_snap = np.empty((0, N_CARDS), np.int64)
+    for g in range(g0, g1):
+        # RULES.md §1: in round simulations seat n-1 deals and seat 0 holds six.
+        _, passes, stalled, loser = play_round_nb(
+            sids,
+            params,
+            n,
+            circulation,
+            stall_cap,
+            medians,
+            sigmas,
+            seed,
+            g,
+            0,
+            n - 1,
+            no_deck,
+            ws,
+            err,
+            no_log,
+            no_snap,
+        )
+        if err[0] != 0:
+            return
+        if stalled:  # RULES.md §6: counted in `stalled` and in no other figure
+            agg[R_STALLED] += 1
+            continue
+        agg[R_FINISHED] += 1
+        agg[R_PASSES] += passes
+        agg[R_PASSES2] += passes * passes
+        agg[R_PASS_HIST + min(passes, PASS_BINS - 1)] += 1
+        agg[R_LETTER + loser] += 1
+        if passes == 0:
+            agg[R_DEALT] += 1
+            for s in range(n):
+                agg[R_SIGNAL + s] += signallers[s]
+                agg[R_DEALT_SEAT + s] += signallers[s]
+        else:
+            for s in range(n):
+                agg[R_SIGNAL + s] += signallers[s]
+
+
+@njit(cache=True)
+def matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    letters = np.zeros(n, np.int64)
+    out = np.zeros(MATCH_OUT, np.int64)
+    for g in range(g0, g1):
+        ps, ps2 = play_match_nb(
+            sids, params, n, circulation, stall_cap, medians, sigmas, seed, g, ws, err, letters, out
+        )
+        if err[0] != 0:
+            return
+        counted, stalled_deals, abandoned, first, loser = out[0], out[1], out[2], out[3], out[4]
+        if abandoned:  # RULES.md §6: counted in `abandoned` and in no other figure
+            agg[M_ABANDONED] += 1
+            continue
+        agg[M_FINISHED] += 1
+        agg[M_STALLED] += stalled_deals
+        agg[M_ROUNDS] += counted
+        agg[M_ROUNDS2] += counted * counted
+        agg[M_PASSES] += ps
+        agg[M_PASSES2] += ps2
+        agg[M_LOSSES + loser] += 1
+        agg[M_FIRST_DEALT + first] += 1
+        agg[M_ROUNDS_HIST + min(counted, ROUNDS_BINS - 1)] += 1
+        for s in range(n):
+            agg[M_LETTERS + s] += letters[s]
+            agg[M_LETTERS2 + s] += letters[s] * letters[s]
+            agg[M_LETTERS_HIST + s * (N_LETTERS + 1) + letters[s]] += 1
+
+
+@njit(cache=True)
+def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
+    params = np.ascontiguousarray(params)  # strategies get row views by address
+    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
+    medians = rules_f[:n]
+    sigmas = rules_f[n : 2 * n]
+    if unit == 0:
+        rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err)
+    else:
+        matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err)
+
+
+@njit(cache=True, parallel=True)
+def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
+    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
+    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches."""
+    n_chunks = agg.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg[c], err[c])
+
+
+# --- per-game records (compare, --records) -----------------------------------------------
+
+# Rounds: passes, stalled (0/1), loser (-1 if stalled), signallers (bit s = seat s).
+REC_ROUND = 4
+# Matches: counted rounds, stalled deals, abandoned (0/1), first dealer, loser, then letters per seat.
+REC_MATCH = MATCH_OUT
+
+
+@njit(cache=True)
+def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
+    params = np.ascontiguousarray(params)
+    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
+    medians = rules_f[:n]
+    sigmas = rules_f[n : 2 * n]
+    ws = workspace_nb()
+    signallers = ws[6]
+    letters = np.zeros(n, np.int64)
+    out = np.zeros(MATCH_OUT, np.int64)
+    no_deck = np.empty(0, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    no_snap = np.empty((0, N_CARDS), np.int64)
+    for g in range(g0, g1):
+        row = rec[g - g0]
+        if unit == 0:
+            _, passes, stalled, loser = play_round_nb(
+                sids,
+                params,
+                n,
+                circulation,
+                stall_cap,
+                medians,
+                sigmas,
+                seed,
+                g,
+                0,
+                n - 1,
+                no_deck,
+                ws,
+                err,
+                no_log,
+                no_snap,
+            )
+            mask = 0
+            if stalled == 0:
+                for s in range(n):
+                    mask |= signallers[s] << s
+            row[0], row[1], row[2], row[3] = passes, stalled, loser, mask
+        else:
+            play_match_nb(
+                sids, params, n, circulation, stall_cap, medians, sigmas, seed, g, ws, err, letters, out
+            )
+            for i in range(MATCH_OUT):
+                row[i] = out[i]
+            for s in range(n):
+                row[MATCH_OUT + s] = letters[s]
+        if err[0] != 0:
+            return
+
+
+@njit(cache=True, parallel=True)
+def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
+    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+    n_chunks = err.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        records_chunk_nb(
+            sids, params, rules_i, rules_f, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c]
+        )
+
+
+# --- test entries ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def play_traced_nb(
+    sids, params, rules_i, rules_f, seed, game, deal, dealer, deck, log, times, signallers, snap
+):
+    """:func:`trace_round_nb` dealing ``deck`` (52 cards; empty: shuffle) and filling ``snap``
+    (``snap[k]`` = where every card is after event ``k``; see ``rules.locate_cards_nb``)."""
+    params = np.ascontiguousarray(params)
+    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
+    ws = workspace_nb()
+    err = np.zeros(ERR_SIZE, np.int64)
+    events, passes, stalled, loser = play_round_nb(
+        sids,
+        params,
+        n,
+        circulation,
+        stall_cap,
+        rules_f[:n],
+        rules_f[n : 2 * n],
+        seed,
+        game,
+        deal,
+        dealer,
+        deck,
+        ws,
+        err,
+        log,
+        snap,
+    )
+    for s in range(n):
+        signallers[s] = ws[6][s]
+        times[s] = ws[5][s] if stalled == 0 else np.nan
+    return events, passes, stalled, loser
+
+
+@njit(cache=True)
+def trace_round_nb(sids, params, rules_i, rules_f, seed, game, deal, dealer, log, times, signallers):
+    """One round with the shipped strategies (for tests): the events go to ``log`` (rows
+    ``(kind, seat, card, other)``, as many as fit), the touch times to ``times`` (NaN if
+    stalled), 0/1 per seat to ``signallers``.  Returns ``(events, passes, stalled, loser)``;
+    ``stalled`` is -1 if a strategy passed a card it does not hold."""
+    no_snap = np.empty((0, N_CARDS), np.int64)
+    return play_traced_nb(
+        sids,
+        params,
+        rules_i,
+        rules_f,
+        seed,
+        game,
+        deal,
+        dealer,
+        np.empty(0, np.int64),
+        log,
+        times,
+        signallers,
+        no_snap,
+    )

@@ -1,0 +1,284 @@
+"""Shipped Gris strategies: one small jitted decision function each.
+
+Every function answers one decision: given ``obs`` (layout in
+``simulator.games.gris.observation``; the hand holds six cards in ascending
+code, so the cards of one suit sit side by side), its parameters and its
+seat's random stream, it returns the code of the card to pass left.  Random
+choices follow docs/random-streams.md: one ``below(m)`` per choice among
+``m >= 2`` options, options in ascending order (suits ♠ ♥ ♦ ♣, cards by code).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.cards import N_RANKS
+from simulator.games.gris.observation import (
+    HAND,
+    INCOMING,
+    MAX_HAND,
+    MEMORY,
+    MY_PASSES,
+    PASSED_SUIT,
+    PASSES,
+    RECEIVED_SUIT,
+    SUIT_COUNT,
+)
+from simulator.rng import below_nb
+from strategies.registry import Family, Param, register
+
+NO_SUIT = -1
+
+
+# --- building blocks (RULES.md §5) -------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def nth_flagged_nb(f0, f1, f2, r):
+    """The index of the (r+1)-th set flag among suits 0..3 (flags 0/1; suit 3's is implied)."""
+    return np.int64(f0 <= r) + np.int64(f0 + f1 <= r) + np.int64(f0 + f1 + f2 <= r)
+
+
+@njit(cache=True, inline="always")
+def pick_nb(f0, f1, f2, f3, rng):
+    """A uniformly random suit among those flagged (at least one): ``below(number flagged)``
+    when two or more, in suit order."""
+    k = f0 + f1 + f2 + f3
+    r = below_nb(rng, k) if k > 1 else 0
+    return nth_flagged_nb(f0, f1, f2, r)
+
+
+@njit(cache=True, inline="always")
+def most_held_nb(obs, leave_out, rng):
+    """The suit held most, not counting card ``leave_out`` (-1: count every card); a tie
+    uniformly at random among the tied suits."""
+    skip = leave_out // N_RANKS if leave_out >= 0 else NO_SUIT
+    c0 = obs[SUIT_COUNT] - np.int64(skip == 0)
+    c1 = obs[SUIT_COUNT + 1] - np.int64(skip == 1)
+    c2 = obs[SUIT_COUNT + 2] - np.int64(skip == 2)
+    c3 = obs[SUIT_COUNT + 3] - np.int64(skip == 3)
+    best = max(max(c0, c1), max(c2, c3))
+    return pick_nb(
+        np.int64(c0 == best), np.int64(c1 == best), np.int64(c2 == best), np.int64(c3 == best), rng
+    )
+
+
+@njit(cache=True, inline="always")
+def card_of_suit_nb(obs, suit, count, rng):
+    """A uniformly random card of ``suit`` (``count`` of them in hand): the hand is in
+    ascending code, so the suit's cards follow the cards of the lower suits."""
+    start = (
+        obs[SUIT_COUNT] * np.int64(suit > 0)
+        + obs[SUIT_COUNT + 1] * np.int64(suit > 1)
+        + obs[SUIT_COUNT + 2] * np.int64(suit > 2)
+    )
+    if count > 1:
+        start += below_nb(rng, count)
+    return obs[HAND + start]
+
+
+@njit(cache=True, inline="always")
+def card_of_suit_except_nb(obs, suit, count, avoid, rng):
+    """A uniformly random card of ``suit`` other than ``avoid`` (which is one of them)."""
+    start = (
+        obs[SUIT_COUNT] * np.int64(suit > 0)
+        + obs[SUIT_COUNT + 1] * np.int64(suit > 1)
+        + obs[SUIT_COUNT + 2] * np.int64(suit > 2)
+    )
+    i = start + (below_nb(rng, count - 1) if count > 2 else 0)
+    if obs[HAND + i] >= avoid:  # skip over the avoided card
+        i += 1
+    return obs[HAND + i]
+
+
+@njit(cache=True, inline="always")
+def held_or_none_nb(obs, s, target):
+    """Suit ``s``'s count if it is held and not the target, else more than a hand holds."""
+    c = obs[SUIT_COUNT + s]
+    return c if (c > 0) & (s != target) else MAX_HAND + 1
+
+
+@njit(cache=True, inline="always")
+def pass_avoiding_nb(obs, target, rng):
+    """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
+    uniformly at random), the card within it uniformly at random; if every card is of the
+    target suit, a uniformly random card."""
+    d0 = held_or_none_nb(obs, 0, target)
+    d1 = held_or_none_nb(obs, 1, target)
+    d2 = held_or_none_nb(obs, 2, target)
+    d3 = held_or_none_nb(obs, 3, target)
+    least = min(min(d0, d1), min(d2, d3))
+    if least > MAX_HAND:
+        return obs[HAND + below_nb(rng, MAX_HAND)]
+    s = pick_nb(
+        np.int64(d0 == least), np.int64(d1 == least), np.int64(d2 == least), np.int64(d3 == least), rng
+    )
+    return card_of_suit_nb(obs, s, least, rng)
+
+
+# --- the shipped strategies ---------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def random_nb(obs, params, rng):
+    """RULES.md §5 `random`: a uniformly random card of the six."""
+    return obs[HAND + below_nb(rng, MAX_HAND)]
+
+
+@njit(cache=True, inline="always")
+def greedy_nb(obs, params, rng):
+    """RULES.md §5 `greedy`: target the suit held most (a tie at random, afresh each
+    decision), pass from the non-target suit held least."""
+    return pass_avoiding_nb(obs, most_held_nb(obs, -1, rng), rng)
+
+
+@njit(cache=True, inline="always")
+def commit_nb(obs, params, rng):
+    """RULES.md §5 `commit:after=t` (t = params[0]): greedy until the target is locked right
+    after the player's t-th pass, on the hand as it was then (this decision's hand without
+    the card that just arrived; t = 0: the hand as dealt).  MEMORY[0] keeps the locked suit."""
+    target = obs[MEMORY]
+    if target < 0:
+        if obs[MY_PASSES] != int(params[0]):
+            return greedy_nb(obs, params, rng)
+        target = most_held_nb(obs, obs[INCOMING], rng)
+        obs[MEMORY] = target
+    return pass_avoiding_nb(obs, target, rng)
+
+
+@njit(cache=True, inline="always")
+def suit_score_nb(obs, s, flow, spent, stick, current):
+    """`reader`'s score for suit ``s``: cards of it held, plus ``flow`` per card of it
+    received from the right, minus ``spent`` per card of it passed, plus ``stick`` if it
+    was the target at the previous decision."""
+    score = obs[SUIT_COUNT + s] + flow * obs[RECEIVED_SUIT + s] - spent * obs[PASSED_SUIT + s]
+    return score + stick if s == current else score
+
+
+@njit(cache=True, inline="always")
+def reader_nb(obs, params, rng):
+    """`reader` (see the registry entry; params: flow, spent, stick, hold, patience).
+    MEMORY[0] keeps the previous decision's target."""
+    flow, spent, stick = params[0], params[1], params[2]
+    current = obs[MEMORY]
+    v0 = suit_score_nb(obs, 0, flow, spent, stick, current)
+    v1 = suit_score_nb(obs, 1, flow, spent, stick, current)
+    v2 = suit_score_nb(obs, 2, flow, spent, stick, current)
+    v3 = suit_score_nb(obs, 3, flow, spent, stick, current)
+    best = max(max(v0, v1), max(v2, v3))
+    target = pick_nb(
+        np.int64(v0 == best), np.int64(v1 == best), np.int64(v2 == best), np.int64(v3 == best), rng
+    )
+    obs[MEMORY] = target
+    # Pass from the held non-target suit that scores lowest.
+    big = 1e300
+    w0 = v0 if (obs[SUIT_COUNT] > 0) & (target != 0) else big
+    w1 = v1 if (obs[SUIT_COUNT + 1] > 0) & (target != 1) else big
+    w2 = v2 if (obs[SUIT_COUNT + 2] > 0) & (target != 2) else big
+    w3 = v3 if (obs[SUIT_COUNT + 3] > 0) & (target != 3) else big
+    worst = min(min(w0, w1), min(w2, w3))
+    if worst == big:  # all six of the target suit
+        return obs[HAND + below_nb(rng, MAX_HAND)]
+    dump = pick_nb(
+        np.int64(w0 == worst), np.int64(w1 == worst), np.int64(w2 == worst), np.int64(w3 == worst), rng
+    )
+    count = obs[SUIT_COUNT + dump]
+    incoming = obs[INCOMING]
+    holding = params[3] > 0 and obs[PASSES] < params[4]
+    if holding and count > 1 and incoming >= 0 and incoming // N_RANKS == dump:
+        return card_of_suit_except_nb(obs, dump, count, incoming, rng)
+    return card_of_suit_nb(obs, dump, count, rng)
+
+
+@njit(cache=True, inline="always")
+def decide_builtin_nb(sid, obs, params, rng):
+    """Dispatch to a shipped strategy by its id (the order of the registry entries below)."""
+    if sid == 1:
+        return greedy_nb(obs, params, rng)
+    if sid == 0:
+        return random_nb(obs, params, rng)
+    if sid == 2:
+        return commit_nb(obs, params, rng)
+    if sid == 3:
+        return reader_nb(obs, params, rng)
+    return -1
+
+
+# --- the registry entries, in builtin-id order ----------------------------------------
+
+GAME = "gris"
+
+register(
+    Family(
+        GAME,
+        "random",
+        random_nb,
+        (),
+        """Pass a uniformly random card of the six in hand (RULES.md §5).
+
+        A baseline with no plan at all: rounds last hundreds of passes and end
+        mostly when somebody happens onto five of a suit.""",
+        builtin_id=0,
+    )
+)
+register(
+    Family(
+        GAME,
+        "greedy",
+        greedy_nb,
+        (),
+        """The canonical baseline (RULES.md §5).  At every decision the target is the
+        suit held most (a tie broken at random, afresh each time); pass a card of the
+        non-target suit held least (a tie between suits at random, the card within the
+        suit at random).  If all six cards are of the target suit, pass any card.""",
+        builtin_id=1,
+    )
+)
+register(
+    Family(
+        GAME,
+        "commit",
+        commit_nb,
+        (Param("after", 0, 0, 10000, 1, "own passes after which the target suit is locked"),),
+        """Play greedy until the target suit is locked, then keep it for the rest of the
+        round (RULES.md §5).  The target is locked right after the player's t-th pass
+        (t = `after`) on the hand it then holds, the way greedy picks (most held, a tie
+        at random); t = 0 locks it on the hand as dealt.  Once locked, pass a card of
+        the non-target suit held least, or any card if all are of the target suit.  A
+        large t is greedy for the whole round.  Answers "is committing early worth it".""",
+        builtin_id=2,
+    )
+)
+register(
+    Family(
+        GAME,
+        "reader",
+        reader_nb,
+        (
+            Param("flow", -0.1, -5, 5, 0, "score per card of the suit received from the right"),
+            Param("spent", -0.1, -5, 5, 0, "score taken off per card of the suit this player passed"),
+            Param("stick", 1, 0, 5, 0, "bonus for the suit targeted at the previous decision"),
+            Param("hold", 1, 0, 1, 1, "1: keep the card just received when passing its suit"),
+            Param("patience", 40, 0, 10000, 1, "hold only while the round has had fewer passes"),
+        ),
+        """Greedy that remembers what it has seen.  Each suit scores the cards of it in
+        hand, plus `flow` for every card of it received from the right this round, minus
+        `spent` for every card of it this player has passed, plus `stick` for the suit it
+        targeted at its previous decision; the target is the best score (a tie at
+        random), and it passes a random card of the held non-target suit that scores
+        lowest.  With the defaults (flow = spent = -0.1, stick = 1) the counts decide and
+        the rest breaks ties: a suit one card ahead of its target only ties with it
+        (broken at random), two ahead takes over; between suits held equally it prefers
+        the one it was dealt over one
+        that came in from the right (received minus passed is what arrived), and passes
+        on the one that came in.  A positive `flow` ("the right neighbour throws this
+        suit away, so more will come") measured worse.  With `hold` = 1, when it passes
+        the suit of the card that just arrived and holds another card of that suit, it
+        passes the other one: the arriving card's trip stops being straight, so its
+        owner gets it back instead of a fresh stock card, and the passed card starts a
+        trip of this player's own that may come back to be exchanged.  Holding is
+        dropped after `patience` passes in the round, which keeps rounds from stalling.""",
+        builtin_id=3,
+    )
+)
