@@ -5,6 +5,8 @@
 registers a user's own (see ``examples/my_strategy.py``).
 """
 
+import strategies.gris  # registers the shipped strategies
+import strategies.gris_nese  # noqa: F401  (registers the shipped strategies)
 from strategies import spokelse  # noqa: F401  (registers the shipped strategies)
 from strategies.registry import (
     MAX_PARAMS,

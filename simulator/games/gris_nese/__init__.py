@@ -1,0 +1,1 @@
+"""Gris-nese: four of a kind, simultaneous passing, the nose signal and elimination (RULES.md §2)."""

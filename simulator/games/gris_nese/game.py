@@ -1,0 +1,173 @@
+"""Gris-nese as the engine sees it: variants, kernel arrays, figures, errors, traces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simulator.cards import name
+from simulator.games.base import Game, Metric, Table, Variant
+from simulator.games.gris_nese import kernel
+from simulator.games.gris_nese import rules as R
+from simulator.games.gris_nese.variants import (
+    DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STALL_CAP,
+    Rules,
+)
+from simulator.reaction import profile_arrays
+from simulator.stats import mean_ci, rate_ci
+
+
+def _parse_margin(text: str) -> float:
+    try:
+        return float(text.strip().replace(",", "."))
+    except ValueError:
+        raise ValueError("unclear_margin is a number of seconds, e.g. 0.05") from None
+
+
+class GrisNese(Game):
+    name = "gris-nese"
+    title = "Gris-nese: four of a kind, simultaneous passing, the nose signal, elimination"
+    doc = (
+        "One rank group per player (A K Q J 10 9 8 7), four cards each. Every pass step all "
+        "players lay one card face down to the left at once and pick up the one from the right. "
+        "Whoever holds four of a kind touches the nose; the last to touch it leaves, one rank "
+        "group is removed and the rest are dealt again, until two joint winners remain."
+    )
+    min_seats = MIN_PLAYERS
+    max_seats = MAX_PLAYERS
+    default_seats = DEFAULT_PLAYERS
+    kernel = kernel
+    rules_type = Rules
+    uses_reaction = True
+    variants = {
+        "unclear_margin": Variant(
+            _parse_margin,
+            "seconds: when the two latest touches differ by less, the round is replayed (default 0 = off)",
+        ),
+    }
+
+    def rules_arrays(self, table: Table) -> tuple[np.ndarray, np.ndarray]:
+        rules: Rules = table.rules
+        rules_i = np.array([table.n_seats, STALL_CAP], dtype=np.int64)
+        rules_f = np.concatenate([[rules.unclear_margin], profile_arrays(table.reaction)]).astype(np.float64)
+        return rules_i, rules_f
+
+    def agg_size(self, unit: str, n_seats: int) -> int:
+        return R.R_SIZE if unit == "round" else R.M_SIZE
+
+    def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
+        a = agg
+        n_seats = table.n_seats
+        if unit == "round":
+            # RULES.md §6: the rates rest on the rounds that ended with a loser.
+            counted = int(a[R.R_COUNTED])
+            seats = []
+            for s in range(n_seats):
+                sig, sig_ci = rate_ci(a[R.R_SIGNAL + s], counted)
+                out, out_ci = rate_ci(a[R.R_OUT + s], counted)
+                seats.append(
+                    {
+                        "seat": s,
+                        "player": players[s].spec,
+                        "signal_first_rate": sig,
+                        "signal_first_rate_ci": sig_ci,
+                        "eliminated_rate": out,
+                        "eliminated_rate_ci": out_ci,
+                    }
+                )
+            passes, passes_ci = mean_ci(a[R.R_PASSES], a[R.R_PASSES2], counted)
+            dealt, dealt_ci = rate_ci(a[R.R_DEALT], counted)
+            every, every_ci = rate_ci(a[R.R_ALL], counted)
+            return {
+                "mean_passes": passes,
+                "mean_passes_ci": passes_ci,
+                "dealt_signal_rate": dealt,
+                "dealt_signal_rate_ci": dealt_ci,
+                "all_signal_rate": every,
+                "all_signal_rate_ci": every_ci,
+                "stalled": int(a[R.R_STALLED]),
+                "replayed": int(a[R.R_REPLAYED]),
+                "seats": seats,
+            }
+        # RULES.md §6: abandoned matches enter no other match statistic.
+        finished = int(a[R.M_FINISHED])
+        seats = []
+        for s in range(n_seats):
+            win, win_ci = rate_ci(a[R.M_WINS + s], finished)
+            place, place_ci = mean_ci(a[R.M_PLACE + s], a[R.M_PLACE2 + s], finished)
+            seats.append(
+                {
+                    "seat": s,
+                    "player": players[s].spec,
+                    "win_rate": win,
+                    "win_rate_ci": win_ci,
+                    "mean_place": place,
+                    "mean_place_ci": place_ci,
+                }
+            )
+        rounds, rounds_ci = mean_ci(a[R.M_ROUNDS], a[R.M_ROUNDS2], finished)
+        return {
+            "mean_rounds": rounds,
+            "mean_rounds_ci": rounds_ci,
+            "replayed": int(a[R.M_REPLAYED]),
+            "stalled": int(a[R.M_STALLED]),
+            "abandoned": int(a[R.M_ABANDONED]),
+            "seats": seats,
+        }
+
+    def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
+        return R.record_columns(unit, n_seats)
+
+    def metrics(self, unit: str) -> tuple[Metric, ...]:
+        if unit == "round":
+            return (
+                Metric("eliminated", "was the last to touch the nose and left", True),
+                Metric("signal", "held four of a kind when the round ended", False),
+            )
+        return (
+            Metric("win", "one of the two joint winners", False),
+            Metric("place", "place in the match (1 = joint winner, n = first out)", True, 1.0, "mean"),
+        )
+
+    def outcomes(self, rec: np.ndarray, unit: str, n_seats: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        seat = np.arange(n_seats)
+        if unit == "round":
+            valid = (rec[:, 1] == 0) & (rec[:, 2] == 0)  # RULES.md §6: stalled and replayed rounds
+            out = (rec[:, 3:4] == seat[None, :]).astype(np.int64)
+            sig = ((rec[:, 4:5] >> seat[None, :]) & 1).astype(np.int64)
+            return {"eliminated": out, "signal": sig}, valid
+        valid = rec[:, 0] == 0  # RULES.md §6: abandoned matches
+        place = rec[:, 5 : 5 + n_seats].astype(np.int64)
+        return {"win": (place == 1).astype(np.int64), "place": place}, valid
+
+    def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
+        if unit == "round":
+            return {"passes": agg[R.R_HIST : R.R_HIST + R.PASS_BINS]}
+        return {"match_deals": agg[R.M_DEALS : R.M_DEALS + R.DEAL_BINS]}
+
+    def describe_error(self, err: np.ndarray, players: Sequence) -> str:
+        _, game, seat, deal, card, step, _ = (int(x) for x in err[:7])
+        card_name = name(card) if 0 <= card < 52 else str(card)
+        where = f"pass step {step} of game {game}" + (f" (deal {deal} of the match)" if deal else "")
+        return (
+            f"strategy {players[seat].spec!r} (seat {seat}) laid down {card_name}, "
+            f"a card it does not hold, at {where}"
+        )
+
+    def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
+        from simulator.games.gris_nese import reference
+
+        names = [p.spec for p in players]
+        profiles = list(table.reaction)
+        if unit == "round":
+            rec = reference.play_round(table.rules, players, seed=seed, game=game_index, profiles=profiles)
+            return reference.format_round(rec, names=names)
+        rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=profiles)
+        return reference.format_match(rec, names=names)
+
+
+GRIS_NESE = GrisNese()

@@ -1,0 +1,310 @@
+"""Gris-nese's compiled kernel: one round, one match, and blocks of games.
+
+Everything here is nopython numba: integer card codes and arrays in,
+aggregates written into preallocated ``int64`` arrays out.  The rules are the
+same as ``reference.py`` (RULES.md §2, §4, §6) and draw from the same random
+streams (``docs/random-streams.md``), so a test can replay any game move by
+move.
+
+Strategies are reached through the module global ``decide_nb(strategy_id,
+obs, params, rng)``, called directly so that the compiler inlines it: here it
+is the shipped strategies' dispatcher, and this module is compiled once and
+cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+this module with ``decide_nb`` bound to their dispatcher.
+
+``rules_i`` is ``[n_players, stall_cap]``; ``rules_f`` is
+``[unclear_margin, median of each seat..., sigma of each seat...]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.games.gris_nese.rules import (
+    DEAL_BINS,
+    ERR_SIZE,
+    LOG_FIELDS,
+    M_ABANDONED,
+    M_DEALS,
+    M_FINISHED,
+    M_PLACE,
+    M_PLACE2,
+    M_REPLAYED,
+    M_ROUNDS,
+    M_ROUNDS2,
+    M_STALLED,
+    M_WINS,
+    MAX_SEATS,
+    PASS_BINS,
+    R_ALL,
+    R_COUNTED,
+    R_DEALT,
+    R_HIST,
+    R_OUT,
+    R_PASSES,
+    R_PASSES2,
+    R_REPLAYED,
+    R_SIGNAL,
+    R_STALLED,
+    find_card_nb,
+    leave_nb,
+    loser_nb,
+    pass_step_nb,
+    shuffle_and_deal_nb,
+    signallers_nb,
+    unclear_nb,
+    workspace_nb,
+)
+from simulator.games.gris_nese.variants import ABANDON_AFTER
+from simulator.reaction import touch_times_nb
+from simulator.rng import DEAL, DECIDE, stream_key_nb
+from simulator.unmanaged import unmanaged_item, unmanaged_row
+from strategies.gris_nese import decide_builtin_nb as decide_nb
+
+REACT_SCRATCH = MAX_SEATS + 1  # the workspace's rng cell for reaction draws
+
+
+# Inlined: a call would pass fifteen arrays, and counting their references costs more
+# than a whole deal.
+@njit(cache=True, inline="always")
+def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, seats, ws, err, log):
+    """Play one deal among the ``m`` players ``seats[:m]`` (original seats, ring order).
+
+    Returns ``(events, passes, stalled, replayed, loser, signallers)``: ``loser`` is the
+    ring position that leaves (-1 if stalled or replayed).  The signallers and touch
+    times are left in the workspace (``ws[4]``, ``ws[5]``, ring order).  On an illegal
+    card ``err`` is filled and the round stops (the caller checks ``err[0]``).  Rows of
+    ``log`` (if it has any) receive each card laid down: step, seat, card.
+    """
+    obs, perm, slot, outs, sig, times, rng, _ = ws
+    rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
+    for i in range(m):
+        rng[1 + i] = stream_key_nb(seed, game, DECIDE, deal, seats[i])
+    shuffle_and_deal_nb(rng[0:1], perm, obs, m, seats)
+    # RULES.md §2: hands are checked after the deal and after every pass step.
+    n_sig = signallers_nb(obs, m, sig)
+    passes = 0
+    events = 0
+    max_log = log.shape[0]
+    while n_sig == 0:
+        if passes >= stall_cap:  # RULES.md §2: stall guard, nobody leaves
+            for i in range(m):
+                times[i] = np.nan
+            return events, passes, 1, 0, -1, 0
+        # Everyone chooses on the hand as it was before the step (simultaneous).
+        for i in range(m):
+            s = seats[i]
+            a = decide_nb(
+                sids[s], unmanaged_row(obs, i), unmanaged_row(params, s), unmanaged_item(rng, 1 + i)
+            )
+            j = find_card_nb(obs, i, a)
+            if j < 0:
+                err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, s, deal, a, passes, sids[s]
+                return events, passes, 0, 0, -1, 0
+            slot[i] = j
+            outs[i] = a
+            if events < max_log:
+                log[events, 0], log[events, 1], log[events, 2] = passes, s, a
+            events += 1
+        n_sig = pass_step_nb(obs, m, slot, outs, sig)
+        passes += 1
+    # RULES.md §4: touch times; the latest touch loses.
+    touch_times_nb(seed, game, deal, sig, medians, sigmas, seats[:m], times, rng[REACT_SCRATCH:])
+    if unclear_nb(times, m, margin):  # RULES.md §2 house rule: replayed, nobody leaves
+        return events, passes, 0, 1, -1, n_sig
+    return events, passes, 0, 0, loser_nb(times, m), n_sig
+
+
+@njit(cache=True)
+def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    sig, seats = ws[4], ws[7]
+    for i in range(n):
+        seats[i] = i  # round simulations: every player, seats in order
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    for g in range(g0, g1):
+        _, passes, stalled, replayed, loser, n_sig = play_round_nb(
+            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, 0, seats, ws, err, no_log
+        )
+        if err[0] != 0:
+            return
+        # RULES.md §6: stalled and replayed rounds enter no other statistic.
+        if stalled:
+            agg[R_STALLED] += 1
+            continue
+        if replayed:
+            agg[R_REPLAYED] += 1
+            continue
+        agg[R_COUNTED] += 1
+        agg[R_PASSES] += passes
+        agg[R_PASSES2] += passes * passes
+        agg[R_HIST + min(passes, PASS_BINS - 1)] += 1
+        if passes == 0:
+            agg[R_DEALT] += 1
+        if n_sig == n:
+            agg[R_ALL] += 1
+        for i in range(n):
+            agg[R_SIGNAL + i] += sig[i]
+        agg[R_OUT + loser] += 1
+
+
+@njit(cache=True)
+def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, game, ws, err, places):
+    """Play one match from n players down to two joint winners.  ``places`` receives each
+    original seat's place (1 for the two winners, n for the first out).  Returns
+    ``(abandoned, counted rounds, stalled rounds, replayed rounds, deals)``."""
+    seats = ws[7]
+    for i in range(n):
+        seats[i] = i
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    m = n
+    deal = 0
+    in_a_row = 0
+    rounds, stalled, replayed = 0, 0, 0
+    while m > 2:
+        _, _, st, rp, loser, _ = play_round_nb(
+            sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, seats, ws, err, no_log
+        )
+        if err[0] != 0:
+            return 0, rounds, stalled, replayed, deal
+        deal += 1
+        if st or rp:  # RULES.md §6: re-dealt from a fresh shuffle, not counted
+            stalled += st
+            replayed += rp
+            in_a_row += 1
+            if in_a_row >= ABANDON_AFTER:
+                return 1, rounds, stalled, replayed, deal
+            continue
+        in_a_row = 0
+        rounds += 1
+        # RULES.md §2: the loser leaves; the last-added rank group goes with the count m.
+        places[seats[loser]] = m
+        m = leave_nb(seats, m, loser)
+    places[seats[0]] = 1  # RULES.md §2: two left are joint winners
+    places[seats[1]] = 1
+    return 0, rounds, stalled, replayed, deal
+
+
+@njit(cache=True)
+def matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
+    ws = workspace_nb()
+    places = np.zeros(MAX_SEATS, np.int64)
+    for g in range(g0, g1):
+        abandoned, rounds, stalled, replayed, deals = play_match_nb(
+            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, ws, err, places
+        )
+        if err[0] != 0:
+            return
+        if abandoned:  # RULES.md §6: counted, and in no other match statistic
+            agg[M_ABANDONED] += 1
+            continue
+        agg[M_FINISHED] += 1
+        agg[M_STALLED] += stalled
+        agg[M_REPLAYED] += replayed
+        agg[M_ROUNDS] += rounds
+        agg[M_ROUNDS2] += rounds * rounds
+        agg[M_DEALS + min(deals, DEAL_BINS - 1)] += 1
+        for s in range(n):
+            p = places[s]
+            agg[M_PLACE + s] += p
+            agg[M_PLACE2 + s] += p * p
+            if p == 1:
+                agg[M_WINS + s] += 1
+
+
+@njit(cache=True)
+def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
+    n, stall_cap = rules_i[0], rules_i[1]
+    margin = rules_f[0]
+    medians = rules_f[1 : 1 + n]
+    sigmas = rules_f[1 + n : 1 + 2 * n]
+    if unit == 0:
+        rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err)
+    else:
+        matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err)
+
+
+@njit(cache=True, parallel=True)
+def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
+    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
+    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches."""
+    n_chunks = agg.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg[c], err[c])
+
+
+@njit(cache=True)
+def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
+    """One row of ``rec`` per game (layouts REC_ROUND / REC_MATCH in rules.py)."""
+    n, stall_cap = rules_i[0], rules_i[1]
+    margin = rules_f[0]
+    medians = rules_f[1 : 1 + n]
+    sigmas = rules_f[1 + n : 1 + 2 * n]
+    ws = workspace_nb()
+    sig, seats = ws[4], ws[7]
+    places = np.zeros(MAX_SEATS, np.int64)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    for g in range(g0, g1):
+        row = rec[g - g0]
+        if unit == 0:
+            for i in range(n):
+                seats[i] = i
+            _, passes, stalled, replayed, loser, _ = play_round_nb(
+                sids, params, n, stall_cap, margin, medians, sigmas, seed, g, 0, seats, ws, err, no_log
+            )
+            mask = 0
+            if not stalled:
+                for i in range(n):
+                    mask |= sig[i] << i
+            row[0], row[1], row[2], row[3], row[4] = passes, stalled, replayed, loser, mask
+        else:
+            places[:] = 0
+            abandoned, rounds, stalled, replayed, deals = play_match_nb(
+                sids, params, n, stall_cap, margin, medians, sigmas, seed, g, ws, err, places
+            )
+            row[0], row[1], row[2], row[3], row[4] = abandoned, rounds, stalled, replayed, deals
+            for s in range(n):
+                row[5 + s] = 0 if abandoned else places[s]
+        if err[0] != 0:
+            return
+
+
+@njit(cache=True, parallel=True)
+def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
+    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+    n_chunks = err.shape[0]
+    for c in prange(n_chunks):
+        g0 = first + c * n // n_chunks
+        g1 = first + (c + 1) * n // n_chunks
+        records_chunk_nb(
+            sids, params, rules_i, rules_f, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c]
+        )
+
+
+@njit(cache=True)
+def trace_round_nb(sids, params, rules_i, rules_f, seed, game, deal, seats, log, times, signallers):
+    """One deal among ``seats`` (original seats, ring order), every card laid down written
+    to ``log``, the touch times and signallers (ring order) to ``times`` and ``signallers``.
+    Returns ``(events, passes, stalled, replayed, loser)`` with ``loser`` an original seat
+    (-1 if stalled or replayed).  For tests and the move-by-move comparison."""
+    n, stall_cap = rules_i[0], rules_i[1]
+    margin = rules_f[0]
+    medians = rules_f[1 : 1 + n]
+    sigmas = rules_f[1 + n : 1 + 2 * n]
+    ws = workspace_nb()
+    m = seats.shape[0]
+    for i in range(m):
+        ws[7][i] = seats[i]
+    err = np.zeros(ERR_SIZE, np.int64)
+    events, passes, stalled, replayed, loser, _ = play_round_nb(
+        sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, ws[7], ws, err, log
+    )
+    if err[0] != 0:
+        raise ValueError("a strategy laid down a card it does not hold")
+    for i in range(m):
+        times[i] = ws[5][i]
+        signallers[i] = ws[4][i]
+    return events, passes, stalled, replayed, (seats[loser] if loser >= 0 else -1)

@@ -1,0 +1,266 @@
+"""Gris-nese's rules as small jitted functions (RULES.md §2, §4), and the kernel's layouts.
+
+The state of a round lives in the players' observation rows (``obs[i]`` for
+the player at ring position ``i``): the hand, the group counts and what came
+and went are exactly what each player sees, so the rules keep them up to date
+and nothing is stored twice.  Nothing here calls a strategy, so all of it is
+compiled once and cached; the loops that call strategies are in ``kernel.py``.
+
+Ring positions ``0 .. m-1`` are the remaining players in ring order from the
+lowest original seat; the player at position ``i`` passes to ``i + 1`` (its
+left) and receives from ``i - 1`` (its right), modulo ``m``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.games.gris_nese.observation import (
+    GROUP_COUNT,
+    GROUP_RANKS,
+    HAND,
+    HAND_SIZE,
+    INCOMING,
+    MAX_GROUPS,
+    MEMORY,
+    N_MEMORY,
+    N_PLAYERS,
+    OBS_SIZE,
+    PASSED_GROUP,
+    RECEIVED_GROUP,
+    SEAT,
+    STEPS,
+)
+from simulator.reaction import last_to_touch_nb
+from simulator.rng import shuffle_nb
+
+MAX_SEATS = MAX_GROUPS  # one rank group per player
+
+
+def _cards() -> np.ndarray:
+    """RULES.md §2 / random-streams.md: the cards in play group by group (A K Q J 10 9 8 7),
+    suits ♠ ♥ ♦ ♣ within a group; with m players the first 4m are in play."""
+    return np.array(
+        [s * N_RANKS + GROUP_RANKS[g] for g in range(MAX_GROUPS) for s in range(N_SUITS)], np.int64
+    )
+
+
+def _card_group() -> np.ndarray:
+    """The rank group of every card code (-1 for ranks never in play, 2 to 6)."""
+    out = np.full(N_CARDS, -1, np.int64)
+    for g, r in enumerate(GROUP_RANKS):
+        for s in range(N_SUITS):
+            out[s * N_RANKS + r] = g
+    return out
+
+
+CARDS = _cards()
+CARD_GROUP = _card_group()
+
+# Error record (one row per chunk): flag, game, seat, deal, card, step, strategy id, 0.
+ERR_SIZE = 8
+LOG_FIELDS = 3  # step, original seat, card laid to the left
+
+# Round-play aggregates, one row per chunk (all int64 sums).
+R_COUNTED = 0  # rounds that ended with a loser
+R_STALLED = 1
+R_REPLAYED = 2
+R_PASSES = 3  # sum of pass steps over counted rounds
+R_PASSES2 = 4  # sum of squares
+R_DEALT = 5  # counted rounds with four of a kind dealt
+R_ALL = 6  # counted rounds in which everybody signalled at once
+R_SIGNAL = 7  # + seat: rounds in which the seat signalled
+R_OUT = R_SIGNAL + MAX_SEATS  # + seat: rounds the seat lost (it leaves)
+R_HIST = R_OUT + MAX_SEATS  # + passes: pass steps histogram, last bin = that many or more
+PASS_BINS = 512
+R_SIZE = R_HIST + PASS_BINS
+
+# Match-play aggregates.
+M_FINISHED = 0  # matches that ended with two joint winners
+M_ABANDONED = 1
+M_STALLED = 2  # stalled rounds in finished matches
+M_REPLAYED = 3  # replayed rounds in finished matches
+M_ROUNDS = 4  # sum of counted rounds per finished match
+M_ROUNDS2 = 5
+M_WINS = 6  # + seat
+M_PLACE = M_WINS + MAX_SEATS  # + seat: sum of places
+M_PLACE2 = M_PLACE + MAX_SEATS  # + seat: sum of squared places
+M_DEALS = M_PLACE2 + MAX_SEATS  # + deals: deals per finished match (stalled and replayed included)
+DEAL_BINS = 128
+M_SIZE = M_DEALS + DEAL_BINS
+
+# Per-game records (records_block_nb).  Rounds: ``signallers`` is a bit mask over original
+# seats, ``loser`` an original seat (-1 if stalled or replayed).  Matches: then one place
+# per original seat (1 for the two joint winners; 0 in an abandoned match).
+REC_ROUND = ("passes", "stalled", "replayed", "loser", "signallers")
+REC_MATCH = ("abandoned", "rounds", "stalled", "replayed", "deals")
+
+
+def record_columns(unit: str, n_seats: int) -> tuple[str, ...]:
+    if unit == "round":
+        return REC_ROUND
+    return REC_MATCH + tuple(f"place_{s}" for s in range(n_seats))
+
+
+@njit(cache=True, inline="always")
+def group_of_nb(card):
+    return CARD_GROUP[card]
+
+
+@njit(cache=True, inline="always")
+def sort_hand_nb(row):
+    """Sort ``row[HAND : HAND + 4]`` ascending (a five-comparator network, no branches)."""
+    a, b, c, d = row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3]
+    a, b = min(a, b), max(a, b)
+    c, d = min(c, d), max(c, d)
+    a, c = min(a, c), max(a, c)
+    b, d = min(b, d), max(b, d)
+    b, c = min(b, c), max(b, c)
+    row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3] = a, b, c, d
+
+
+@njit(cache=True, inline="always")
+def deal_nb(obs, perm, m, seats):
+    """RULES.md §2 deal: ``CARDS[perm[k]]`` goes to ring position ``k mod m`` (k = 0 .. 4m-1),
+    and every player's observation is set for a fresh round.  ``perm`` is a permutation of
+    ``0 .. 4m-1`` (from the DEAL stream in play; given explicitly by tests)."""
+    for i in range(m):
+        row = obs[i]
+        row[SEAT] = seats[i]
+        row[N_PLAYERS] = m
+        row[STEPS] = 0
+        row[INCOMING] = -1
+        for g in range(MAX_GROUPS):
+            row[GROUP_COUNT + g] = 0
+            row[RECEIVED_GROUP + g] = 0
+            row[PASSED_GROUP + g] = 0
+        for j in range(N_MEMORY):
+            row[MEMORY + j] = -1
+    for r in range(HAND_SIZE):
+        for i in range(m):
+            c = CARDS[perm[r * m + i]]
+            obs[i, HAND + r] = c
+            obs[i, GROUP_COUNT + CARD_GROUP[c]] += 1
+    for i in range(m):
+        sort_hand_nb(obs[i])
+
+
+@njit(cache=True, inline="always")
+def shuffle_and_deal_nb(rng, perm, obs, m, seats):
+    """Shuffle the 4m cards in play with the DEAL stream in ``rng`` and deal them."""
+    shuffle_nb(rng, perm[: HAND_SIZE * m])
+    deal_nb(obs, perm, m, seats)
+
+
+@njit(cache=True, inline="always")
+def four_of_a_kind_nb(obs, i):
+    """RULES.md §2: the player at ring position ``i`` holds four of a kind."""
+    return obs[i, GROUP_COUNT + CARD_GROUP[obs[i, HAND]]] == HAND_SIZE
+
+
+@njit(cache=True, inline="always")
+def signallers_nb(obs, m, sig):
+    """RULES.md §2 signal check: ``sig[i]`` = 1 for every holder of four of a kind; the count."""
+    k = 0
+    for i in range(m):
+        s = np.int64(four_of_a_kind_nb(obs, i))
+        sig[i] = s
+        k += s
+    return k
+
+
+@njit(cache=True, inline="always")
+def find_card_nb(obs, i, card):
+    """Where ``card`` is in the hand of ring position ``i`` (-1 if it does not hold it)."""
+    h = HAND
+    at = (obs[i, h + 1] == card) * 1 + (obs[i, h + 2] == card) * 2 + (obs[i, h + 3] == card) * 3
+    held = (obs[i, h] == card) | (obs[i, h + 1] == card) | (obs[i, h + 2] == card) | (obs[i, h + 3] == card)
+    return at if held else -1
+
+
+@njit(cache=True, inline="always")
+def take_in_nb(row, slot, card_in):
+    """Replace the card at ``HAND + slot`` by ``card_in`` and keep the hand ascending."""
+    h0, h1, h2, h3 = row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3]
+    # The three cards kept, still ascending.
+    r0 = h1 if slot == 0 else h0
+    r1 = h1 if slot > 1 else h2
+    r2 = h3 if slot < 3 else h2
+    # Where the new card goes among them.
+    p = (r0 < card_in) * 1 + (r1 < card_in) * 1 + (r2 < card_in) * 1
+    row[HAND] = r0 if p > 0 else card_in
+    row[HAND + 1] = r1 if p > 1 else (card_in if p == 1 else r0)
+    row[HAND + 2] = r2 if p > 2 else (card_in if p == 2 else r1)
+    row[HAND + 3] = card_in if p == 3 else r2
+
+
+@njit(cache=True, inline="always")
+def pass_step_nb(obs, m, slot, outs, sig):
+    """RULES.md §2, one pass step: every player lays ``outs[i]`` (at ``HAND + slot[i]``) to the
+    left, then picks up the card from the right, all at once.  Then the signal check:
+    ``sig[i]`` = 1 for every player now holding four of a kind; returns their number."""
+    k = 0
+    prev = m - 1
+    for i in range(m):
+        row = obs[i]
+        c_out = outs[i]
+        c_in = outs[prev]  # from the right
+        g_out = CARD_GROUP[c_out]
+        g_in = CARD_GROUP[c_in]
+        take_in_nb(row, slot[i], c_in)
+        row[GROUP_COUNT + g_out] -= 1
+        row[GROUP_COUNT + g_in] += 1
+        row[PASSED_GROUP + g_out] += 1
+        row[RECEIVED_GROUP + g_in] += 1
+        row[INCOMING] = c_in
+        row[STEPS] += 1
+        # Only the group that came in can have become complete.
+        s = np.int64(row[GROUP_COUNT + g_in] == HAND_SIZE)
+        sig[i] = s
+        k += s
+        prev = i
+    return k
+
+
+@njit(cache=True, inline="always")
+def loser_nb(times, m):
+    """RULES.md §2/§4: the ring position whose touch was the latest (exact ties: the lowest)."""
+    return last_to_touch_nb(times, m)
+
+
+@njit(cache=True, inline="always")
+def unclear_nb(times, m, margin):
+    """RULES.md §2 house rule: the two latest touches differ by less than ``margin`` seconds."""
+    if margin <= 0.0:
+        return False
+    first, second = -np.inf, -np.inf
+    for i in range(m):
+        t = times[i]
+        if t > first:
+            first, second = t, first
+        elif t > second:
+            second = t
+    return first - second < margin
+
+
+@njit(cache=True, inline="always")
+def leave_nb(seats, m, i):
+    """RULES.md §2: the player at ring position ``i`` leaves; the others keep their order."""
+    for j in range(i, m - 1):
+        seats[j] = seats[j + 1]
+    return m - 1
+
+
+@njit(cache=True)
+def workspace_nb():
+    obs = np.empty((MAX_SEATS, OBS_SIZE), np.int64)
+    perm = np.empty(HAND_SIZE * MAX_SEATS, np.int64)
+    slot = np.empty(MAX_SEATS, np.int64)  # where in its hand each player's card was
+    outs = np.empty(MAX_SEATS, np.int64)  # the card each player lays down this step
+    sig = np.zeros(MAX_SEATS, np.int64)  # 1 for each signaller
+    times = np.empty(MAX_SEATS, np.float64)  # touch times, ring order
+    rng = np.empty(MAX_SEATS + 2, np.uint64)  # 0 deal, 1 + i decide streams, last reaction scratch
+    seats = np.empty(MAX_SEATS, np.int64)  # remaining original seats, ring order
+    return (obs, perm, slot, outs, sig, times, rng, seats)

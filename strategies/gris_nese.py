@@ -1,0 +1,281 @@
+"""Shipped Gris-nese strategies: one small jitted decision function each.
+
+Every function answers one decision: given ``obs`` (layout in
+``simulator.games.gris_nese.observation``), its parameters and its seat's
+random stream, it returns the code of the card to lay down to the left, one
+of the four in ``HAND``.  Random choices follow docs/random-streams.md: one
+``below(k)`` per choice among k >= 2 options, options in ascending order
+(rank groups in group order A K Q J 10 9 8 7, cards in ascending code).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simulator.games.gris_nese.observation import (
+    GROUP_COUNT,
+    HAND,
+    HAND_SIZE,
+    MAX_GROUPS,
+    MEMORY,
+    N_PLAYERS,
+    PASSED_GROUP,
+    RECEIVED_GROUP,
+    STEPS,
+)
+from simulator.games.gris_nese.rules import CARD_GROUP
+from simulator.rng import below_nb
+from strategies.registry import Family, Param, register
+
+TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
+
+
+@njit(cache=True, inline="always")
+def nth_group_nb(obs, first, count, skip, k):
+    """The ``k``-th group (from 0, in group order, from ``first`` on, never ``skip``) whose
+    count in hand is ``count``."""
+    g = first
+    while True:
+        if g != skip and obs[GROUP_COUNT + g] == count:
+            if k == 0:
+                return g
+            k -= 1
+        g += 1
+
+
+@njit(cache=True, inline="always")
+def most_held_nb(obs, rng):
+    """The group held most; a tie uniformly at random (RULES.md §5, greedy's target)."""
+    best, tied, first = 0, 0, -1
+    for g in range(obs[N_PLAYERS]):
+        c = obs[GROUP_COUNT + g]
+        if c > best:
+            best, tied, first = c, 1, g
+        elif c == best:
+            tied += 1
+    if tied == 1:
+        return first
+    return nth_group_nb(obs, first, best, -1, below_nb(rng, tied))
+
+
+@njit(cache=True, inline="always")
+def card_of_group_nb(obs, rng, group, count):
+    """A uniformly random card of ``group`` (``count`` of them in hand, in ascending code)."""
+    j = below_nb(rng, count) if count > 1 else 0
+    for i in range(HAND_SIZE):
+        c = obs[HAND + i]
+        if CARD_GROUP[c] == group:
+            if j == 0:
+                return c
+            j -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def pass_away_nb(obs, rng, target):
+    """RULES.md §5: a card of the non-target group held least (a tie between groups, then the
+    card within the group, uniformly at random); a random card if all are of the target."""
+    least, tied, first = HAND_SIZE + 1, 0, -1
+    for g in range(obs[N_PLAYERS]):
+        c = obs[GROUP_COUNT + g]
+        if c > 0 and g != target:
+            if c < least:
+                least, tied, first = c, 1, g
+            elif c == least:
+                tied += 1
+    if tied == 0:
+        return obs[HAND + below_nb(rng, HAND_SIZE)]
+    group = first if tied == 1 else nth_group_nb(obs, first, least, target, below_nb(rng, tied))
+    return card_of_group_nb(obs, rng, group, least)
+
+
+@njit(cache=True, inline="always")
+def random_nb(obs, params, rng):
+    """A uniformly random card of the four."""
+    return obs[HAND + below_nb(rng, HAND_SIZE)]
+
+
+@njit(cache=True, inline="always")
+def greedy_nb(obs, params, rng):
+    """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
+
+    The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, from
+    one pass over the groups (greedy is the baseline everything is measured against, so it
+    is worth keeping fast): the least held groups are the non-target ones held least unless
+    every group held is held equally (2 + 2, 1 + 1 + 1 + 1), and then they are the others."""
+    best, n_best, first_best = 0, 0, -1
+    low, n_low, first_low = HAND_SIZE + 1, 0, -1
+    for g in range(obs[N_PLAYERS]):
+        c = obs[GROUP_COUNT + g]
+        if c > 0:
+            if c > best:
+                best, n_best, first_best = c, 1, g
+            elif c == best:
+                n_best += 1
+            if c < low:
+                low, n_low, first_low = c, 1, g
+            elif c == low:
+                n_low += 1
+    target = first_best if n_best == 1 else nth_group_nb(obs, first_best, best, -1, below_nb(rng, n_best))
+    if low < best:
+        group = first_low if n_low == 1 else nth_group_nb(obs, first_low, low, -1, below_nb(rng, n_low))
+    elif n_best > 1:
+        k = below_nb(rng, n_best - 1) if n_best > 2 else 0
+        group = nth_group_nb(obs, first_best, best, target, k)
+    else:  # four of the target: never asked in play
+        return obs[HAND + below_nb(rng, HAND_SIZE)]
+    return card_of_group_nb(obs, rng, group, low)
+
+
+@njit(cache=True, inline="always")
+def commit_nb(obs, params, rng):
+    """RULES.md §5 `commit`: greedy until the target is locked after pass step ``after``."""
+    target = obs[TARGET]
+    if target < 0:
+        if obs[STEPS] < params[0]:
+            return greedy_nb(obs, params, rng)
+        target = most_held_nb(obs, rng)
+        obs[TARGET] = target
+    return pass_away_nb(obs, rng, target)
+
+
+@njit(cache=True, inline="always")
+def follow_weights_nb(obs, params):
+    """``follow``'s weights at this table: what arrives from the right says most when few
+    ranks are in play, what was passed on and loyalty matter more when many are."""
+    m = obs[N_PLAYERS]
+    few = (MAX_GROUPS - m) / (MAX_GROUPS - 3.0)  # 1 with three ranks in play, 0 with eight
+    return params[0] * few, params[1] * (1.0 - few), params[2] * min(1.0, (m - 3) / 2.0)
+
+
+@njit(cache=True, inline="always")
+def follow_score_nb(obs, g, current, w_received, w_passed, w_stick):
+    """How much ``follow`` wants to collect group ``g`` (see the registry entry)."""
+    score = obs[GROUP_COUNT + g] + w_received * obs[RECEIVED_GROUP + g] + w_passed * obs[PASSED_GROUP + g]
+    return score + w_stick if g == current else score
+
+
+@njit(cache=True, inline="always")
+def scored_group_nb(obs, rng, value, tied, skip, current, w_received, w_passed, w_stick):
+    """A held group (not ``skip``) whose score is ``value``; ``tied`` of them, one at random."""
+    k = below_nb(rng, tied) if tied > 1 else 0
+    for g in range(obs[N_PLAYERS]):
+        held = obs[GROUP_COUNT + g] > 0 and g != skip
+        if held and follow_score_nb(obs, g, current, w_received, w_passed, w_stick) == value:
+            if k == 0:
+                return g
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def follow_nb(obs, params, rng):
+    """Target the held group with the best score, pass from the other one with the worst."""
+    current = obs[TARGET]
+    w_received, w_passed, w_stick = follow_weights_nb(obs, params)
+    best, n_best = -1e300, 0
+    for g in range(obs[N_PLAYERS]):
+        if obs[GROUP_COUNT + g] > 0:
+            score = follow_score_nb(obs, g, current, w_received, w_passed, w_stick)
+            if score > best:
+                best, n_best = score, 1
+            elif score == best:
+                n_best += 1
+    target = scored_group_nb(obs, rng, best, n_best, -1, current, w_received, w_passed, w_stick)
+    obs[TARGET] = target
+    least, n_least = 1e300, 0
+    for g in range(obs[N_PLAYERS]):
+        if obs[GROUP_COUNT + g] > 0 and g != target:
+            score = follow_score_nb(obs, g, current, w_received, w_passed, w_stick)
+            if score < least:
+                least, n_least = score, 1
+            elif score == least:
+                n_least += 1
+    if n_least == 0:  # four of the target: never asked in play, as greedy then
+        return obs[HAND + below_nb(rng, HAND_SIZE)]
+    group = scored_group_nb(obs, rng, least, n_least, target, current, w_received, w_passed, w_stick)
+    return card_of_group_nb(obs, rng, group, obs[GROUP_COUNT + group])
+
+
+@njit(cache=True, inline="always")
+def decide_builtin_nb(sid, obs, params, rng):
+    """Dispatch to a shipped strategy by its id (the order of the registrations below)."""
+    if sid == 1:
+        return greedy_nb(obs, params, rng)
+    if sid == 0:
+        return random_nb(obs, params, rng)
+    if sid == 2:
+        return commit_nb(obs, params, rng)
+    if sid == 3:
+        return follow_nb(obs, params, rng)
+    return -1
+
+
+# --- the registry entries, in builtin-id order --------------------------------
+
+GAME = "gris-nese"
+
+register(
+    Family(
+        GAME,
+        "random",
+        random_nb,
+        (),
+        """Lay down a uniformly random card of the four at every pass step (RULES.md §5).""",
+        builtin_id=0,
+    )
+)
+register(
+    Family(
+        GAME,
+        "greedy",
+        greedy_nb,
+        (),
+        """The canonical baseline (RULES.md §5).  At every pass step the target is the rank
+        held most (a tie broken at random, afresh each step); lay down a card of the other
+        rank held least (a tie between ranks at random, the card within it at random).
+        Breaking ties at random matters: with a fixed tie rule whole tables can pass the
+        same cards round for ever.""",
+        builtin_id=1,
+    )
+)
+register(
+    Family(
+        GAME,
+        "commit",
+        commit_nb,
+        (Param("after", 0, 0, 10_000, 1, "pass steps played greedy before the target is locked"),),
+        """Play greedy until `after` pass steps are done, then lock the target: the rank
+        held most at that moment (a tie at random; after=0 uses the hand as dealt).  From
+        then on always keep it and lay down a card of the other rank held least (ties at
+        random).  A large `after` is greedy for the whole round (RULES.md §5).""",
+        builtin_id=2,
+    )
+)
+register(
+    Family(
+        GAME,
+        "follow",
+        follow_nb,
+        (
+            Param("follow", 0.5, -4, 4, 0, "score of each card of a rank received from the right"),
+            Param("spent", -1.0, -4, 4, 0, "score of each card of a rank this player passed on"),
+            Param("stick", 1.0, 0, 4, 0, "bonus for the rank chosen at the previous step"),
+        ),
+        """Collect what the player on the right lets through, and stay on course.  Every
+        rank held gets a score: the cards of it in hand, plus a weight for each card of it
+        received from the right this round (that player is not collecting it, so more may
+        come), plus a weight for each card of it this player has passed on (a negative
+        weight: those went left and would have to come all the way round), plus a bonus
+        for the rank targeted at the previous step.  How much each counts depends on how
+        many ranks are in play: with three, what arrives from the right says most and
+        loyalty is worth nothing (two players after one rank must be able to give way);
+        with eight, what was passed on and loyalty count in full.  At m ranks in play the
+        weights are `follow` x (8 - m)/5, `spent` x (m - 3)/5 and `stick` x min(1, (m - 3)/2).
+        The target is the best score (a tie at random); lay down a card of the
+        worst-scoring other rank held (a tie at random, the card within it at random).
+        With all three parameters 0 this is greedy, draw for draw.  Defaults tuned on
+        duplicate deals against a greedy field at 3 to 8 players.""",
+        builtin_id=3,
+    )
+)
