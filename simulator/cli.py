@@ -7,6 +7,7 @@ a strategy that breaks the rules gives exit code 3.
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -20,9 +21,11 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from simulator import api
+from simulator.backends import Backend
+from simulator.checkpoint import RunInterrupted, stored_seed
 from simulator.games import InputError, all_games, get_game
 from simulator.results import Result
-from simulator.runner import DEFAULT_BLOCK, StrategyError
+from simulator.runner import StrategyError
 from strategies.registry import SpecError, families, format_value, load_plugin
 
 # Typer may bring its own copy of click: catch both its exceptions and click's.
@@ -247,6 +250,72 @@ def strategies_cmd(
         out.print()
 
 
+BackendOpt = Annotated[
+    Backend,
+    typer.Option(
+        "--backend",
+        help="Where blocks are played: local (this machine's threads) or dask (a Dask cluster, "
+        "see docs/cluster.md; results are the same).",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Dask scheduler address (tcp://HOST:8786) or scheduler file; default: Dask's "
+        "configuration (DASK_SCHEDULER_ADDRESS), else a local Dask cluster.",
+    ),
+]
+Workers = Annotated[
+    int | None,
+    typer.Option("--workers", help="Worker processes of a local Dask cluster (default: cores, at most 4)."),
+]
+
+
+def resume_command(
+    game: str,
+    strategy: list[str],
+    rounds: int | None,
+    matches: int | None,
+    seed: int | None,
+    rule: list[str] | None,
+    players: int | None,
+    reaction: list[str] | None,
+    plugin: list[Path] | None,
+    out_dir: Path,
+    records: bool,
+    backend: Backend,
+    scheduler: str | None,
+    workers: int | None,
+) -> str:
+    """The command that finishes an interrupted run."""
+    args = ["kortsim", "simulate", game]
+    for p in plugin or []:
+        args += ["--plugin", str(p)]
+    for s in strategy:
+        args += ["-s", s]
+    args += ["--rounds", str(rounds)] if rounds is not None else ["--matches", str(matches)]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    for r in rule or []:
+        args += ["--rule", r]
+    if players is not None:
+        args += ["--players", str(players)]
+    for r in reaction or []:
+        args += ["--reaction", r]
+    if backend is not Backend.local:
+        args += ["--backend", backend.value]
+    if scheduler is not None:
+        args += ["--scheduler", scheduler]
+    if workers is not None:
+        args += ["--workers", str(workers)]
+    args += ["--out", str(out_dir)]
+    if records:
+        args.append("--records")
+    args.append("--resume")
+    return shlex.join(args)
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
@@ -262,16 +331,45 @@ def simulate(
         int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
     ] = None,
     block_size: Annotated[
-        int, typer.Option("--block-size", help="Games per block (does not change results).")
-    ] = (DEFAULT_BLOCK),
-    out_dir: Annotated[
-        Path | None, typer.Option("--out", help="Write summary.parquet (with provenance) here.")
+        int | None,
+        typer.Option(
+            "--block-size",
+            help="Games per block (does not change results; default: about a quarter of a second's worth).",
+        ),
     ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Run folder: finished blocks are kept there as they complete (Ctrl-C loses nothing "
+            "finished), then summary.parquet (with provenance).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the run in --out, or extend it to more games (same settings)."
+        ),
+    ] = False,
+    records: Annotated[
+        bool,
+        typer.Option(
+            "--records", help="Also write one row per game to --out/records (Parquet, docs/records.md)."
+        ),
+    ] = False,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Play many games between strategies; print figures with 95% intervals."""
-    chosen_seed = api.resolve_seed(seed)
-    if seed is None and not as_json:
+    if out_dir is None and (resume or records):
+        raise InputError(f"{'--resume' if resume else '--records'} needs --out DIR (the run's folder)")
+    # A resumed run keeps its own seed unless one is given.
+    chosen_seed = seed if resume and seed is None else api.resolve_seed(seed)
+    if chosen_seed is None:
+        chosen_seed = stored_seed(out_dir)  # type: ignore[arg-type]
+    if seed is None and not resume and not as_json:
         err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
     _, n = api.resolve_unit(rounds, matches)
     bar, advance = progress_bar(n, enabled=not as_json and sys.stderr.isatty())
@@ -291,14 +389,33 @@ def simulate(
             block_size=block_size,
             plugins=[str(p) for p in plugin or []],
             progress=advance,
+            backend=backend.value,
+            scheduler=scheduler,
+            workers=workers,
+            out=out_dir,
+            resume=resume,
+            records=records,
         )
+    except RunInterrupted as exc:
+        if bar is not None:
+            bar.stop()
+            bar = None
+        units = "rounds" if exc.unit == "round" else "matches"
+        held = f"{exc.out} holds {exc.games:,} of {exc.planned:,} {units}"
+        if exc.result is not None:
+            held += f" ({exc.out / 'summary.parquet'} has their figures)"
+        err.print(f"interrupted: {held}", markup=False)
+        command = resume_command(
+            game, strategy, rounds, matches, chosen_seed, rule, players, reaction, plugin,
+            exc.out or out_dir, records, backend, scheduler, workers,
+        )  # fmt: skip
+        err.print(f"to finish it: {command}", markup=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     finally:
         if bar is not None:
             bar.stop()
-    if out_dir is not None:
-        path = result.write(out_dir)
-        if not as_json:
-            err.print(f"wrote {path}")
+    if out_dir is not None and not as_json:
+        err.print(f"wrote {out_dir / 'summary.parquet'}" + (f" and {out_dir / 'records'}" if records else ""))
     if as_json:
         print(result.to_json())
     else:
@@ -432,6 +549,223 @@ def warm() -> None:
 
     for game, unit, seconds in warm_all():
         err.print(f"{game}, {unit} play: ready in {seconds:.1f} s")
+
+
+# --- sweeps, experiments and reports ---------------------------------------------------
+
+
+def print_sweep(result) -> None:
+    from simulator.sweep import metric_title
+
+    s = result.comparison.summary
+    m = result.metric
+    info = result.metric_info()
+    unit = s["unit"] + ("es" if s["unit"] == "match" else "s")
+    out.print(
+        f"{s['game']}: {result.summary['spec']} against {result.vs}; {s['n']:,} deals ({unit}), seed {s['seed']}"
+    )
+    out.print(f"{s['design']}; {s['games_played']:,} games played; differences against {result.baseline}")
+    t = RichTable(
+        title=f"{metric_title(m, info)}: {info['doc']} ({'lower' if info['lower_is_better'] else 'higher'} is better)",
+        title_justify="left",
+    )
+    axes = [a.name for a in result.axes]
+    for col in [*axes, f"{m} [95% CI]", "diff [95% CI]", "p (Holm)", "variance reduction"]:
+        t.add_column(col, justify="right")
+    for r in result.table.to_dict("records"):
+        diff = f"{fmt(r[f'{m}_diff'])} [{fmt(r[f'{m}_diff_lo'])}, {fmt(r[f'{m}_diff_hi'])}]"
+        p = r[f"{m}_p_holm"]
+        vr = r[f"{m}_variance_reduction"]
+        is_base = r["player"] == result.baseline
+        t.add_row(
+            *(format_value(r[a]) for a in axes),
+            f"{fmt(r[m])} [{fmt(r[f'{m}_lo'])}, {fmt(r[f'{m}_hi'])}]",
+            "(baseline)" if is_base else diff,
+            "" if is_base else f"{p:.3g}",
+            "" if is_base or vr != vr else f"{vr:.1f}x",
+        )
+    out.print(t)
+    best = result.best()
+    out.print(f"best: {best['player']}  {m} {fmt(best[m])} [{fmt(best[f'{m}_lo'])}, {fmt(best[f'{m}_hi'])}]")
+
+
+@app.command("sweep")
+def sweep_cmd(
+    game: Annotated[str, typer.Argument(help="Game id (see `kortsim games`).")],
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
+            '"expect:patience=0..2/0.5,risk=0|1" (one or two parameters).',
+        ),
+    ],
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            "--field",
+            help="The opponent (two seats) or the field filling the other seats; default: the family "
+            "at its defaults (Spøkelse), greedy (Gris games).",
+        ),
+    ] = None,
+    rounds: Annotated[int | None, typer.Option("--rounds", help="Play N deals of single rounds.")] = None,
+    matches: Annotated[int | None, typer.Option("--matches", help="Play N deals of whole matches.")] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline", help="Differences are against this point (default: --vs if swept, else the first)."
+        ),
+    ] = None,
+    metric: Annotated[
+        str | None, typer.Option("--metric", help="Metric to plot and rank by (default: the game's first).")
+    ] = None,
+    seed: Seed = None,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Write the figure here (PNG or SVG by extension; both are written)."),
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write a results folder (summary.parquet, figure, report.md, report.html)."
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
+) -> None:
+    """Sweep one or two strategy parameters against an opponent on the same deals."""
+    from simulator.sweep import parse_sweep
+    from simulator.sweep import sweep as run_sweep
+
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        raise InputError(f"--plot {str(plot)!r}: give a .png or .svg file name")
+    for p in plugin or []:
+        load_plugin(p)
+    parse_sweep(strategy, game)  # bad specs fail before the seed notice
+    api.resolve_unit(rounds, matches)
+    chosen_seed = api.resolve_seed(seed)
+    if seed is None and not as_json:
+        err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
+    result = run_sweep(
+        game,
+        strategy,
+        vs=vs,
+        rounds=rounds,
+        matches=matches,
+        baseline=baseline,
+        metric=metric,
+        seed=chosen_seed,
+        rules=parse_rule_options(rule),
+        players=players,
+        reaction=reaction,
+        threads=threads,
+        plugins=[str(p) for p in plugin or []],
+    )
+    if plot is not None:
+        fig = result.plot()
+        plot.parent.mkdir(parents=True, exist_ok=True)
+        for ext in (".png", ".svg"):
+            fig.savefig(plot.with_suffix(ext), format=ext[1:])
+        if not as_json:
+            err.print(f"wrote {plot.with_suffix('.png')} and {plot.with_suffix('.svg')}")
+    if out_dir is not None:
+        from simulator.sweep import sweep_report
+
+        sweep_report(result, out_dir)
+        if not as_json:
+            err.print(f"wrote {out_dir / 'report.html'}")
+    if as_json:
+        doc = dict(result.summary)
+        doc["table"] = json.loads(result.table.to_json(orient="records"))
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print_sweep(result)
+
+
+experiment_app = typer.Typer(
+    name="experiment",
+    help="Named, versioned studies: `kortsim experiment list`, `kortsim experiment run NAME`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(experiment_app, name="experiment")
+
+
+@experiment_app.command("list")
+def experiment_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """The experiments, their versions and the questions they answer."""
+    import experiments
+
+    rows = experiments.list_experiments()
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for r in rows:
+        out.print(f"[bold]{r['name']}[/bold]  v{r['version']}  {r['title']}")
+        out.print(f"    {r['question']}")
+
+
+@experiment_app.command("run")
+def experiment_run(
+    name: Annotated[str, typer.Argument(help="Experiment name (see `kortsim experiment list`).")],
+    quick: Annotated[bool, typer.Option("--quick", help="The quick size: minutes on a laptop.")] = False,
+    tiny: Annotated[
+        bool, typer.Option("--tiny", help="The tiny size: seconds (what the tests run).")
+    ] = False,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Results folder (default: results/NAME).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: the experiment's own).")] = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
+    ] = None,
+) -> None:
+    """Run an experiment (the full study unless --quick or --tiny) and write its report."""
+    import experiments
+
+    if quick and tiny:
+        raise InputError("give at most one of --quick and --tiny")
+    size = "quick" if quick else "tiny" if tiny else "full"
+    experiments.get(name)  # an unknown name fails before anything runs
+    if seed is not None:
+        api.resolve_seed(seed)
+    backend = {"threads": threads} if threads is not None else {}
+    res = experiments.run(
+        name,
+        size=size,
+        out_dir=out_dir,
+        seed=seed,
+        progress=lambda msg: err.print(f"{name}: {msg}"),
+        **backend,
+    )
+    for sentence in res.answer:
+        out.print(f"- {sentence}", markup=False)
+    err.print(f"{name} ({size}) took {res.elapsed_s:.1f} s; wrote {res.report_html} and {res.summary_path}")
+
+
+@app.command("report")
+def report_cmd(
+    folder: Annotated[
+        Path, typer.Argument(help="A results folder (an experiment, a sweep or simulate --out).")
+    ],
+) -> None:
+    """Write (or refresh) report.html and report.md from a results folder."""
+    from simulator.report import refresh
+
+    paths = refresh(folder)
+    out.print(f"wrote {paths['html']} and {paths['md']}", markup=False)
 
 
 def main() -> None:

@@ -16,6 +16,13 @@ reaction times and the same per-seat random streams (``docs/random-streams.md``)
 ``--rounds N`` / ``--matches N`` counts deals (game indices); each is played
 once per seating, so ``N × seatings`` games are simulated.
 
+In the Gris games a candidate may bring its own reaction profile (``reactions=``):
+it is part of the player, so it moves with the candidate from seat to seat while
+the field keeps the table's profile.  Reaction times are drawn as
+``median · exp(σ z)`` from each seat's own stream, so candidates at different
+speeds still meet the same deals and the same draws ``z``.  ``sweep`` and the
+experiments build on this module (``simulator/sweep.py``, ``experiments/``).
+
 **What is reported.**  For every candidate and metric, its per-deal outcome
 is the mean over the seatings it sat in; the report gives the mean over deals
 with a 95% normal interval, the paired difference to the baseline (mean of
@@ -52,6 +59,7 @@ from simulator.api import (
     resolve_unit,
 )
 from simulator.games.base import Game, InputError, Metric, Table
+from simulator.reaction import parse_profile
 from simulator.results import SCHEMA_VERSION, package_version
 from simulator.runner import DEFAULT_BLOCK, BlockRunner, blocks
 from simulator.stats import LEVEL, z_value
@@ -115,11 +123,13 @@ class PairedSums:
         self.n += t.shape[0]
         self.total += t.sum(axis=0)
         self.cross += t.T @ t
-        # Candidate i did better than j on a deal: compare t_i / a_i with t_j / a_j exactly.
-        scaled = t[:, :, None] * appearances[None, None, :]
-        other = t[:, None, :] * appearances[None, :, None]
-        wins = scaled < other if lower_is_better else scaled > other
-        self.better += wins.sum(axis=0)
+        # Candidate i did better than j on a deal: compare t_i / a_i with t_j / a_j exactly
+        # (one candidate at a time, so a sweep of many candidates stays small in memory).
+        for i in range(self.k):
+            scaled = t[:, i : i + 1] * appearances[None, :]
+            other = t * appearances[i]
+            wins = scaled < other if lower_is_better else scaled > other
+            self.better[i] += wins.sum(axis=0)
 
 
 @dataclass
@@ -168,8 +178,18 @@ def compare(
     block_size: int = DEFAULT_BLOCK,
     plugins: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
+    reactions: Sequence[Any] | None = None,
+    on_block: Callable[[int, Design, list[np.ndarray]], None] | None = None,
 ) -> CompareResult:
-    """Compare strategies on the same deals; see the module docstring for the design."""
+    """Compare strategies on the same deals; see the module docstring for the design.
+
+    ``reactions`` (Gris games) gives each candidate its own reaction profile, part of
+    the player rather than of the seat: ``(median, sigma)``, ``"MEDIAN[,SIGMA]"`` or
+    None for the table's profile; it follows the candidate round the seats, and the
+    field keeps ``reaction``.  The same strategy may then be compared at several
+    speeds; it is named ``spec @MEDIANs``.  ``on_block(first, design, records)`` sees
+    every block's per-seating records (``records[s]`` for ``design.seatings[s]``).
+    """
     for path in plugins:
         load_plugin(path)
     g = resolve_game(game)
@@ -182,7 +202,8 @@ def compare(
     for p in cands:
         if p.family.game != g.name:
             raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {g.name}")
-    specs = [p.spec for p in cands]
+    profiles = candidate_profiles(g, table, reactions, len(cands))
+    specs = [label(p.spec, prof) for p, prof in zip(cands, profiles)]
     if len(set(specs)) != len(specs):
         raise InputError("each strategy may be compared once; give distinct specs")
     default_field = None if g.name == "spokelse" else "greedy"
@@ -199,7 +220,10 @@ def compare(
             )
     base_idx = 0
     if baseline is not None:
-        bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
+        if isinstance(baseline, str) and baseline in specs:
+            bspec = baseline
+        else:
+            bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
         if bspec not in specs:
             raise InputError(f"the baseline {bspec!r} must be one of the compared strategies")
         base_idx = specs.index(bspec)
@@ -210,7 +234,7 @@ def compare(
     runners = []
     for row in design.seatings:
         seat_players = [field_player if c == FIELD else cands[c] for c in row]
-        runners.append(BlockRunner(table, seat_players, unit, seed))
+        runners.append(BlockRunner(seating_table(g, table, row, profiles), seat_players, unit, seed))
     t_compile = time.perf_counter()
     for r in runners:
         r.records(0, 1, n_chunks=1)
@@ -222,6 +246,8 @@ def compare(
     t0 = time.perf_counter()
     for _, first, count in blocks(n, block_size):
         recs = [r.records(first, count) for r in runners]
+        if on_block is not None:
+            on_block(first, design, recs)
         valid = None
         per_metric = {}
         for m in metrics:
@@ -236,13 +262,54 @@ def compare(
             progress(count)
     elapsed = time.perf_counter() - t0
     summary = summarise(
-        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, sums, appearances
+        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, sums, appearances, specs
     )
+    if any(prof is not None for prof in profiles):
+        summary["reactions"] = [list(prof) if prof is not None else None for prof in profiles]
     summary["deals_dropped"] = dropped
     summary["elapsed_s"] = elapsed
     summary["compile_s"] = compile_s
     summary["games_per_s"] = n * len(design.seatings) / elapsed if elapsed > 0 else None
     return CompareResult(summary, frames_of(summary))
+
+
+def candidate_profiles(
+    g: Game, table: Table, reactions: Sequence[Any] | None, k: int
+) -> list[tuple[float, float] | None]:
+    """Each candidate's own reaction profile, or None where it keeps the seat's."""
+    if reactions is None:
+        return [None] * k
+    if not g.uses_reaction:
+        raise InputError(f"{g.name} has no reaction model; reactions are for the Gris games")
+    if len(reactions) != k:
+        raise InputError(f"{len(reactions)} reaction profiles for {k} strategies: give one for each")
+    out: list[tuple[float, float] | None] = []
+    for r in reactions:
+        if r is None:
+            out.append(None)
+        elif isinstance(r, str):
+            out.append(parse_profile(r))
+        else:
+            out.append(parse_profile(f"{float(r[0])},{float(r[1])}"))
+    return out
+
+
+def label(spec: str, profile: tuple[float, float] | None) -> str:
+    """A candidate's name in tables: its spec, and its reaction median when it has its own."""
+    return spec if profile is None else f"{spec} @{profile[0]:g}s"
+
+
+def seating_table(
+    g: Game, table: Table, row: np.ndarray, profiles: Sequence[tuple[float, float] | None]
+) -> Table:
+    """The table of one seating: a candidate with its own reaction profile brings it to its seat."""
+    if all(p is None for p in profiles):
+        return table
+    seat_prof = list(table.reaction)
+    for seat, c in enumerate(row):
+        if c != FIELD and profiles[c] is not None:
+            seat_prof[seat] = profiles[c]
+    return Table(g, table.rules, table.n_seats, tuple(seat_prof))
 
 
 def _metric_block(
@@ -321,13 +388,20 @@ def bradley_terry(better: np.ndarray, specs: list[str], base: int) -> list[dict]
         w.append(1)
     if not rows:
         return None
+    import warnings
+
     try:
-        model = sm.GLM(np.array(y), np.array(rows), family=sm.families.Binomial())
-        fit = model.fit()
+        with warnings.catch_warnings():
+            # Small runs can separate perfectly; the intervals then say how little is known.
+            warnings.simplefilter("ignore")
+            model = sm.GLM(np.array(y), np.array(rows), family=sm.families.Binomial())
+            fit = model.fit()
     except Exception:  # separation or a singular design: no ranking rather than a wrong one
         return None
     params = np.insert(np.asarray(fit.params), base, 0.0)
     ci = np.asarray(fit.conf_int(alpha=1 - LEVEL))
+    if not (np.all(np.isfinite(params)) and np.all(np.isfinite(ci))):
+        return None
     ci = np.insert(ci, base, [0.0, 0.0], axis=0)
     order = np.argsort(-params)
     return [
@@ -354,8 +428,10 @@ def summarise(
     metrics: Sequence[Metric],
     sums: dict[str, PairedSums],
     appearances: np.ndarray,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    specs = [p.spec for p in cands]
+    """The JSON summary; ``names`` label the candidates (default: their specs)."""
+    specs = list(names) if names is not None else [p.spec for p in cands]
     per_metric = {}
     for m in metrics:
         rows, info = _metric_block(m, sums[m.name], appearances, specs, base)

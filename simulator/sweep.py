@@ -1,0 +1,455 @@
+"""Sweeps: one strategy family over one or two of its parameters, on the same deals.
+
+**Sweep specs.**  A strategy spec whose values may be ranges or lists::
+
+    threshold:k=0..13          every value from 0 to 13 on the parameter's own step (½)
+    threshold:k=0..13/1        0, 1, ..., 13
+    threshold:k=1|2|5          a list (``|`` never clashes with the ``,`` between parameters)
+    expect:patience=0..2/0.5,risk=0|1    a grid of two parameters
+    commit:after=0..6          Gris: own passes before the target suit is locked
+
+A parameter without a range keeps the value given (or its default).  A range must
+hold at least one value and every value must lie within the parameter's bounds
+and on its grid; otherwise :class:`InputError` says which value is wrong.
+
+**Design.**  Every point of the sweep is a candidate in :func:`simulator.compare.compare`
+against one opponent or field (``vs``; default: the family at its default parameters
+in two-seat games, ``greedy`` in the Gris games): in two-seat games each point plays the
+opponent twice per deal, once in each seat; with more seats each point takes one seat
+against the field, rotated through every seat.  All points meet the same deals, so the
+paired differences to the baseline (the ``vs`` point when it is swept, else the first
+point) are much more precise than the figures themselves; p-values are Holm-corrected
+across the points.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simulator.api import resolve_game
+from simulator.compare import CompareResult, compare
+from simulator.games.base import Game, InputError
+from strategies.registry import Family, Param, SpecError, families, format_value, games_with, load_plugin
+
+MAX_AXES = 2
+MAX_POINTS = 400
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept parameter and its values, in order."""
+
+    name: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    family: Family
+    fixed: dict[str, float]
+    axes: tuple[Axis, ...]
+
+    def points(self) -> list[dict[str, float]]:
+        """Every combination of the swept values (the first axis varies slowest)."""
+        out = []
+        for combo in itertools.product(*(a.values for a in self.axes)):
+            vals = dict(self.fixed)
+            vals.update({a.name: v for a, v in zip(self.axes, combo)})
+            out.append(vals)
+        return out
+
+    def spec(self, values: Mapping[str, float]) -> str:
+        return self.family.player(**values).spec
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise InputError(f"{where}: {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise InputError(f"{where}: {text!r} is not a finite number")
+    return v
+
+
+def parse_values(text: str, param: Param, strategy: str) -> tuple[float, ...]:
+    """``a..b``, ``a..b/step``, ``x|y|z`` or one number, checked against the parameter."""
+    where = f"{strategy}: {param.name}={text}"
+    t = text.strip()
+    if not t:
+        raise InputError(f"{where}: give a value, a range a..b or a list a|b|c")
+    if ".." in t:
+        body, slash, step_text = t.partition("/")
+        lo_text, _, hi_text = body.partition("..")
+        lo, hi = _number(lo_text, where), _number(hi_text, where)
+        if slash:
+            step = _number(step_text, where)
+            if step <= 0:
+                raise InputError(f"{where}: the step must be positive")
+        elif param.step > 0:
+            step = param.step
+        else:
+            raise InputError(
+                f"{where}: {param.name} takes any value; give a step, e.g. {lo_text}..{hi_text}/0.5"
+            )
+        if hi < lo:
+            raise InputError(f"{where} is an empty range ({format_value(lo)} is above {format_value(hi)})")
+        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        values = [round(lo + i * step, 10) for i in range(count)]
+    elif "|" in t:
+        values = [_number(v, where) for v in t.split("|") if v.strip()]
+        if not values:
+            raise InputError(f"{where} is an empty list")
+    else:
+        values = [_number(t, where)]
+    if not values:
+        raise InputError(f"{where} is an empty range")
+    for v in values:
+        if v < param.low or v > param.high:
+            raise InputError(
+                f"{where} goes outside {param.name}'s bounds {format_value(param.low)}..{format_value(param.high)} "
+                f"(at {format_value(v)})"
+            )
+        try:
+            param.check(v, strategy)
+        except SpecError as e:
+            raise InputError(f"{where}: {e}") from None
+    return tuple(dict.fromkeys(values))
+
+
+def parse_sweep(spec: str, game: str | Game) -> SweepSpec:
+    """Read a sweep spec (see the module docstring) for ``game``."""
+    g = resolve_game(game)
+    spec = spec.strip()
+    name, _, body = spec.partition(":")
+    name = name.strip()
+    fams = families(g.name)
+    if name not in fams:
+        elsewhere = games_with(name)
+        if elsewhere:
+            raise InputError(f"strategy {name!r} is for {', '.join(elsewhere)}, not {g.name}")
+        raise InputError(
+            f"unknown strategy {name!r} for {g.name} (known: {', '.join(sorted(fams)) or 'none'})"
+        )
+    fam = fams[name]
+    params = {p.name: p for p in fam.params}
+    fixed: dict[str, float] = {}
+    axes: list[Axis] = []
+    for item in filter(None, (s.strip() for s in body.split(","))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise InputError(
+                f"{spec}: parameters are written name=value, name=a..b or name=a|b, got {item!r}"
+            )
+        if key not in params:
+            allowed = ", ".join(params) or "none"
+            raise InputError(f"{name}: unknown parameter {key!r} (parameters: {allowed})")
+        if key in fixed or any(a.name == key for a in axes):
+            raise InputError(f"{spec}: {key} is given twice")
+        values = parse_values(raw, params[key], name)
+        if len(values) == 1 and ".." not in raw and "|" not in raw:
+            fixed[key] = values[0]
+        else:
+            axes.append(Axis(key, values))
+    if not axes:
+        raise InputError(
+            f"{spec}: nothing to sweep; give a range or a list, e.g. "
+            f"{name}:{fam.params[0].name if fam.params else 'x'}=0..5 or =1|2|5"
+        )
+    if len(axes) > MAX_AXES:
+        raise InputError(f"{spec}: sweep at most {MAX_AXES} parameters at once (got {len(axes)})")
+    n = math.prod(len(a.values) for a in axes)
+    if n > MAX_POINTS:
+        raise InputError(f"{spec}: {n} points is too many for one sweep (at most {MAX_POINTS})")
+    return SweepSpec(fam, fixed, tuple(axes))
+
+
+@dataclass
+class SweepResult:
+    """One row per point (``table``) plus the comparison it came from."""
+
+    spec: SweepSpec
+    game: str
+    unit: str
+    metric: str
+    vs: str
+    baseline: str
+    table: pd.DataFrame
+    comparison: CompareResult
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def axes(self) -> tuple[Axis, ...]:
+        return self.spec.axes
+
+    def metric_info(self, metric: str | None = None) -> dict[str, Any]:
+        return self.comparison.summary["metrics"][metric or self.metric]
+
+    def best(self, metric: str | None = None) -> pd.Series:
+        """The point with the best value of ``metric`` (lowest when lower is better)."""
+        m = metric or self.metric
+        info = self.metric_info(m)
+        i = self.table[m].idxmin() if info["lower_is_better"] else self.table[m].idxmax()
+        return self.table.loc[i]
+
+    def plot(self, metric: str | None = None, title: str | None = None):
+        """The metric against the first swept parameter with its 95% band (one line per
+        value of the second), and below it the paired difference to the baseline."""
+        from simulator import plots
+
+        m = metric or self.metric
+        info = self.metric_info(m)
+        x_axis = self.axes[0].name
+        groups = self.table[self.axes[1].name].tolist() if len(self.axes) == 2 else None
+        t = self.table
+        unit_word = "round" if self.unit == "round" else "match"
+        return plots.sweep_panels(
+            t[x_axis],
+            t[m],
+            t[f"{m}_lo"],
+            t[f"{m}_hi"],
+            t[f"{m}_diff"],
+            t[f"{m}_diff_lo"],
+            t[f"{m}_diff_hi"],
+            xlabel=f"{x_axis} ({self.spec.family.name} parameter)",
+            ylabel=metric_label(m, info, unit_word),
+            title=title or f"{self.game}: {metric_title(m, info)} by {x_axis}, against {self.vs}",
+            baseline=self.baseline,
+            groups=groups,
+            group_label=f"{self.axes[1].name}=" if len(self.axes) == 2 else "",
+            mark_best="min" if info["lower_is_better"] else "max",
+            diff_unit=metric_unit(m, info, unit_word),
+        )
+
+
+UNITS = {"score": "points", "total": "points", "letters": "letters", "place": "places"}
+
+
+def metric_title(name: str, info: Mapping[str, Any]) -> str:
+    """``loss rate``, ``mean score``: what a metric is, in two words."""
+    return (
+        f"{name.replace('_', ' ')} rate" if info.get("kind") == "rate" else f"mean {name.replace('_', ' ')}"
+    )
+
+
+def metric_unit(name: str, info: Mapping[str, Any], unit_word: str = "round") -> str:
+    """The unit of a metric: ``share of rounds``, ``points per round``."""
+    if info.get("kind") == "rate":
+        return f"share of {unit_word}es".replace("roundes", "rounds")
+    return f"{UNITS.get(name, name)} per {unit_word}"
+
+
+def metric_label(name: str, info: Mapping[str, Any], unit_word: str = "round") -> str:
+    """An axis label with its unit: a rate per game, or a mean in points, letters, places."""
+    return f"{metric_title(name, info)} ({metric_unit(name, info, unit_word)})"
+
+
+def sweep(
+    game: str | Game,
+    spec: str,
+    *,
+    vs: str | None = None,
+    rounds: int | None = None,
+    matches: int | None = None,
+    baseline: str | None = None,
+    metric: str | None = None,
+    seed: int | None = None,
+    rules: Mapping[str, Any] | Any = None,
+    players: int | None = None,
+    reaction: Sequence[Any] | None = None,
+    threads: int | None = None,
+    block_size: int | None = None,
+    plugins: Sequence[str] = (),
+    progress: Callable[[int], None] | None = None,
+    **backend: Any,
+) -> SweepResult:
+    """Play every point of ``spec`` against ``vs`` on the same deals (see the module docstring).
+
+    ``backend`` passes further keyword arguments to :func:`simulator.compare.compare`."""
+    for path in plugins:
+        load_plugin(path)
+    g = resolve_game(game)
+    sw = parse_sweep(spec, g)
+    points = sw.points()
+    specs = [sw.spec(v) for v in points]
+    if vs is None:
+        vs = sw.family.player().spec if g.max_seats == 2 else "greedy"
+    from strategies.registry import parse_spec
+
+    vs_spec = parse_spec(vs, g.name).spec
+    if baseline is None:
+        baseline = vs_spec if vs_spec in specs else specs[0]
+    else:
+        baseline = parse_spec(baseline, g.name).spec
+        if baseline not in specs:
+            raise InputError(f"the baseline {baseline!r} is not a point of the sweep {spec!r}")
+    k = len(specs)
+    if block_size is None:
+        block_size = max(1024, min(1 << 16, (1 << 22) // max(k * k, 1)))
+    result = compare(
+        g,
+        specs,
+        rounds=rounds,
+        matches=matches,
+        field_strategy=vs_spec,
+        baseline=baseline,
+        seed=seed,
+        rules=rules,
+        players=players,
+        reaction=reaction,
+        threads=threads,
+        block_size=block_size,
+        progress=progress,
+        **backend,
+    )
+    s = result.summary
+    names = list(s["metrics"])
+    m = metric or names[0]
+    if m not in s["metrics"]:
+        raise InputError(f"unknown metric {m!r} for {g.name} {s['unit']}s (metrics: {', '.join(names)})")
+    table = sweep_table(sw, points, specs, s)
+    out = SweepResult(sw, g.name, s["unit"], m, vs_spec, baseline, table, result)
+    out.summary = {
+        "kind": "sweep",
+        "spec": spec,
+        "axes": {a.name: list(a.values) for a in sw.axes},
+        "metric": m,
+        "vs": vs_spec,
+        **{k2: v for k2, v in s.items() if k2 not in ("kind",)},
+    }
+    return out
+
+
+def sweep_table(
+    sw: SweepSpec, points: list[dict[str, float]], specs: list[str], s: dict[str, Any]
+) -> pd.DataFrame:
+    rows = []
+    for vals, sp in zip(points, specs):
+        row: dict[str, Any] = {a.name: vals[a.name] for a in sw.axes}
+        row["player"] = sp
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    for name, block in s["metrics"].items():
+        by_player = {r["player"]: r for r in block["strategies"]}
+        cols: dict[str, list] = {
+            c: []
+            for c in (
+                name,
+                f"{name}_lo",
+                f"{name}_hi",
+                f"{name}_diff",
+                f"{name}_diff_lo",
+                f"{name}_diff_hi",
+                f"{name}_p_holm",
+                f"{name}_variance_reduction",
+            )
+        }
+        for sp in specs:
+            r = by_player[sp]
+            cols[name].append(r[name])
+            cols[f"{name}_lo"].append(r[f"{name}_ci"][0])
+            cols[f"{name}_hi"].append(r[f"{name}_ci"][1])
+            if "diff" in r:
+                cols[f"{name}_diff"].append(r["diff"])
+                cols[f"{name}_diff_lo"].append(r["diff_ci"][0])
+                cols[f"{name}_diff_hi"].append(r["diff_ci"][1])
+                cols[f"{name}_p_holm"].append(r["p_holm"])
+                vr = r.get("variance_reduction")
+                cols[f"{name}_variance_reduction"].append(np.nan if vr is None else vr)
+            else:  # the baseline itself
+                cols[f"{name}_diff"].append(0.0)
+                cols[f"{name}_diff_lo"].append(0.0)
+                cols[f"{name}_diff_hi"].append(0.0)
+                cols[f"{name}_p_holm"].append(np.nan)
+                cols[f"{name}_variance_reduction"].append(np.nan)
+        for c, v in cols.items():
+            table[c] = v
+    return table
+
+
+def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = None):
+    """A results folder for a sweep: table, figure (PNG+SVG), report.md and report.html."""
+    from simulator import plots, report
+    from simulator.results import provenance as make_provenance
+
+    out = Path(out_dir)
+    m = result.metric
+    info = result.metric_info()
+    fig = result.plot()
+    png = plots.save(fig, out / "figures", "sweep")["png"]
+    best = result.best()
+    unit_word = "round" if result.unit == "round" else "match"
+    point = ", ".join(f"{a.name}={format_value(best[a.name])}" for a in result.axes)
+    rate = info["kind"] == "rate"
+    value_unit = "" if rate else metric_unit(m, info, unit_word)
+    answer = [
+        report.estimate(
+            f"Best point {point} ({best['player']})",
+            info["doc"],
+            best[m],
+            best[f"{m}_lo"],
+            best[f"{m}_hi"],
+            unit=value_unit,
+            percent=rate,
+        )
+    ]
+    if best["player"] != result.baseline:
+        answer.append(
+            report.difference(
+                best["player"],
+                result.baseline,
+                best[f"{m}_diff"],
+                best[f"{m}_diff_lo"],
+                best[f"{m}_diff_hi"],
+                what=info["doc"],
+                unit=value_unit,
+                lower_is_better=info["lower_is_better"],
+                p_holm=best[f"{m}_p_holm"],
+                percent=rate,
+            )
+        )
+    vr = result.table[f"{m}_variance_reduction"].dropna()
+    if len(vr):
+        answer.append(
+            report.variance_sentence(
+                float(vr.median()), "a point's difference to the baseline (median over points)"
+            )
+        )
+    s = result.comparison.summary
+    rep = report.Report(
+        title=title or f"Sweep of {result.summary['spec']} in {result.game} against {result.vs}",
+        question=f"How does {info['doc']} change with {', '.join(a.name for a in result.axes)}?",
+        answer=answer,
+        sections=[
+            report.Section(
+                "Sweep",
+                [f"{s['n']:,} deals ({result.unit}s), seed {s['seed']}; {s['design']}."],
+                tables=["sweep"],
+                figures=["sweep"],
+            )
+        ],
+        tables={"sweep": result.table},
+        figures={"sweep": png},
+        provenance={
+            **make_provenance(
+                s["seed"],
+                s["rules"],
+                [result.spec.family.player(**p) for p in result.spec.points()[:1]],
+            ),
+            "sweep": result.summary["spec"],
+            "vs": result.vs,
+            "unit": result.unit,
+            "n": s["n"],
+        },
+    )
+    report.write(rep, out, "sweep")
+    return rep
