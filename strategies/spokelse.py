@@ -8,8 +8,6 @@ random stream, it returns a :class:`Source` in the SOURCE phase and a
 
 from __future__ import annotations
 
-import math
-
 from numba import njit
 
 from simulator.games.spokelse.observation import (
@@ -19,12 +17,11 @@ from simulator.games.spokelse.observation import (
     HAND_VALUE,
     HIGH,
     HIGH_SLOT,
-    MY_TOTAL,
-    OPP_TOTAL,
+    OPP_SLOT,
     PHASE,
+    SLOT_VALUE,
     SOURCE,
     STOCK_LEFT,
-    TARGET,
     UNKNOWN_SLOT,
     UNSEEN,
     VALUE,
@@ -78,80 +75,71 @@ def threshold_nb(obs, params, rng):
 
 
 @njit(cache=True)
-def unseen_mean_sd_nb(obs):
-    """Mean and standard deviation of the value of a card this player has not seen."""
+def reservation_nb(obs, turns):
+    """The value R a card must not exceed to be worth keeping: the lowest R such that, in
+    ``turns`` more draws, at least as many cards worth at most R are expected as there are
+    slots still to fill (unknown slots, and known slots worth more than R).
+
+    A draw is one of the cards this player has not seen, but the low ones are counted
+    less one for each of the opponent's hidden slots (those not taken from the discard
+    pile): that is where the opponent keeps its low cards, out of the stock's reach.
+    With no draws left anything goes (R = the highest value)."""
     n = 0
-    s = 0.0
-    s2 = 0.0
+    best = -1
     for r in range(13):
-        m = obs[UNSEEN + r]
-        v = obs[VALUE + r]
-        n += m
-        s += m * v
-        s2 += m * v * v
-    if n == 0:
-        return 0.0, 0.0
-    mean = s / n
-    return mean, math.sqrt(max(s2 / n - mean * mean, 0.0))
+        n += obs[UNSEEN + r]
+        best = max(best, obs[VALUE + r])
+    if n == 0 or turns <= 0.0:
+        return best
+    hidden = 4
+    for i in range(4):
+        if obs[OPP_SLOT + i] >= 0:
+            hidden -= 1
+    r_best = best
+    for r in range(13):
+        x = obs[VALUE + r]
+        if x >= r_best:
+            continue
+        low = -hidden
+        for q in range(13):
+            if obs[VALUE + q] <= x:
+                low += obs[UNSEEN + q]
+        needed = 0
+        for i in range(4):
+            v = obs[SLOT_VALUE + i]
+            if v < 0 or v > x:
+                needed += 1
+        if turns * max(low, 0) >= needed * n:
+            r_best = x
+    return r_best
 
 
 @njit(cache=True)
-def best_gain_nb(obs, v, h, u, unknown_worth):
-    """The best expected saving from placing a card worth ``v``, and where (4 = discard)."""
-    best, where = 0.0, DISCARD
-    if h >= 0 and h - v > best:
-        best = h - v
-        where = -2  # the highest known slot
-    if u >= 0 and unknown_worth - v > best:
-        best = unknown_worth - v
-        where = -3  # the lowest unknown slot
-    return best, where
-
-
-@njit(cache=True, inline="always")
 def expect_nb(obs, params, rng):
-    """Expected-value play from everything seen (see ``expect`` in the registry)."""
-    margin = params[0] * 2.0
-    risk = params[1]
+    """Reservation play from everything seen (see ``expect`` in the registry)."""
+    floor = params[0] * 2.0  # half points
+    patience = params[1]
+    pile = params[2] * 2.0
+    opening = params[3]
     h, h_slot, u = obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]
-    mean, sd = unseen_mean_sd_nb(obs)
-    # An unknown slot is worth the mean unseen card; in match play, a player ahead
-    # values it more pessimistically (it is a gamble) and one behind less so.
-    unknown_worth = mean
-    if obs[TARGET] > 0:
-        lead = obs[OPP_TOTAL] - obs[MY_TOTAL]
-        if lead > 0:
-            unknown_worth += risk * sd
-        elif lead < 0:
-            unknown_worth -= risk * sd
     if obs[PHASE] == SOURCE:
-        d = obs[DISCARD_TOP]
+        d = obs[DISCARD_VALUE]
         if d < 0:
             return STOCK
-        gain_d, _ = best_gain_nb(obs, obs[DISCARD_VALUE], h, u, unknown_worth)
-        if gain_d <= margin:
-            return STOCK
-        # Expected saving from a stock card: average over the unseen cards.
-        n = 0
-        total = 0.0
-        for r in range(13):
-            m = obs[UNSEEN + r]
-            if m > 0:
-                g, _ = best_gain_nb(obs, obs[VALUE + r], h, u, unknown_worth)
-                if g <= margin:
-                    g = 0.0
-                n += m
-                total += m * g
-        gain_s = total / n if n > 0 else 0.0
-        # The last stock card ends the round; a known discard is then the sure thing.
-        if obs[STOCK_LEFT] <= 1 or gain_d >= gain_s:
+        # The player's own draws left, this turn's included.
+        reserve = reservation_nb(obs, patience * ((obs[STOCK_LEFT] + 1) // 2))
+        if d <= max(reserve, pile) and (u >= 0 or d < h):
             return DISCARD_PILE
         return STOCK
-    v = obs[HAND_VALUE]
-    gain, where = best_gain_nb(obs, v, h, u, unknown_worth)
-    if where == -2 and (gain > margin or obs[FROM_DISCARD] == 1):
+    reserve = max(reservation_nb(obs, patience * (obs[STOCK_LEFT] // 2)), floor)
+    c = obs[HAND_VALUE]
+    if h > c and h > reserve:
         return h_slot
-    if where == -3 and (gain > margin or obs[FROM_DISCARD] == 1):
+    if u >= 0 and c <= reserve:
+        return u
+    if h > c:
+        return h_slot
+    if u >= 0 and obs[STOCK_LEFT] <= opening:  # open an unknown slot rather than throw away
         return u
     if obs[FROM_DISCARD] == 1:  # a discard-pile card must go into a slot
         return h_slot if h_slot >= 0 else u
@@ -222,27 +210,29 @@ register(
         "expect",
         expect_nb,
         (
-            Param("margin", 0, 0, 13, 0.5, "points a swap must save before it is made"),
-            Param(
-                "risk",
-                0.5,
-                0,
-                3,
-                0,
-                "match play: how many standard deviations an unknown slot is "
-                "feared when ahead (and discounted when behind)",
-            ),
+            Param("k", 1, 0, 13, 0.5, "the lowest reservation value for placing a card, in points"),
+            Param("patience", 3, 0, 10, 0, "how many times its remaining draws the player counts on"),
+            Param("pile", 0.5, 0, 13, 0.5, "a discard top worth at most this many points is always taken"),
+            Param("open", 25, 0, 41, 1, "stock size from which a card with no place opens an unknown slot"),
         ),
-        """Expected-value play from everything seen.  Every discard, the player's own
-        known slots and the opponent's public slots are subtracted from the 52 cards; the
-        rest (the unseen cards) says what an unknown slot, the ghost or a stock card is
-        worth on average.  A card goes where it saves the most: over the highest known
-        slot, or over an unknown slot (worth the unseen mean), if it saves more than
-        `margin` points.  The discard top is taken when the sure saving beats the expected
-        saving of a stock card, and always on the last stock card.  In match play a
-        player ahead on the scoreboard treats an unknown slot as `risk` standard
-        deviations worse than its mean (a gamble not worth taking), one behind as
-        that much better.""",
+        """Reservation play: keep what the cards still to come are unlikely to beat.
+        The unseen cards are the 52 less every card whose place the player knows (every
+        discard, its own known slots, the opponent's public slots); the opponent's hidden
+        slots are taken to hold low cards, one each.  R is the lowest value such that the
+        player's remaining draws (times `patience`) are expected to bring as many cards
+        worth at most R as it still has slots to fill: early in the round R is low (wait
+        for 8s and jacks), on the last draws it rises towards anything.  The discard top
+        is taken when it is worth at most `pile` points or at most R and it has a place
+        (an unknown slot, or a known slot worth more).  So early on an ace on the pile is
+        left there: drawing instead does better, mostly at the opponent's expense, as a
+        card taken from the pile makes the round a turn longer.  A card goes over the
+        highest known slot if that slot is above both the card and max(R, k); else into
+        the first unknown slot if it is at most max(R, k); else over the highest known
+        slot if it beats it.  Once the stock is down to `open` cards, a card with no such
+        place is swapped into an unknown slot rather than thrown away, so that every slot
+        is known and improved card by card (earlier, the card that comes out would too
+        often be one the opponent picks up).  The match totals are not used: gambling
+        when behind (leaving unknown slots unknown) costs more than it gains.""",
         builtin_id=3,
     )
 )

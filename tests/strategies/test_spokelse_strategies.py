@@ -46,7 +46,14 @@ from simulator.games.spokelse.observation import (
 )
 from simulator.games.spokelse.variants import Rules
 from simulator.rng import Stream
-from strategies.spokelse import decide_builtin_nb, expect_nb, passive_nb, random_nb, threshold_nb
+from strategies.spokelse import (
+    decide_builtin_nb,
+    expect_nb,
+    passive_nb,
+    random_nb,
+    reservation_nb,
+    threshold_nb,
+)
 
 DEFAULT_RULES = Rules()
 JACK_11 = Rules(jack=11)
@@ -120,8 +127,9 @@ def threshold(obs: np.ndarray, k: float) -> int:
     return int(threshold_nb(obs, params(k), rng()))
 
 
-def expect(obs: np.ndarray, margin: float = 0.0, risk: float = 0.5) -> int:
-    return int(expect_nb(obs, params(margin, risk), rng()))
+def expect(obs: np.ndarray, k: float = 1, patience: float = 3, pile: float = 0.5, open_at: float = 25) -> int:
+    """expect's answer; the defaults are the registry's (k=1, patience=3, pile=0.5, open=25)."""
+    return int(expect_nb(obs, params(k, patience, pile, open_at), rng()))
 
 
 def test_make_obs_summaries() -> None:
@@ -315,11 +323,14 @@ CARDS = [
 @given(
     picked=st.permutations(CARDS).map(lambda p: p[:10]),
     known=st.lists(st.booleans(), min_size=4, max_size=4),
+    public=st.lists(st.booleans(), min_size=4, max_size=4),
     phase=st.sampled_from(["source", "stock card", "pile card"]),
     empty_pile=st.booleans(),
     stock_left=st.integers(0, 41),
-    margin=st.integers(0, 26).map(lambda m: m / 2),
-    risk=st.floats(0, 3),
+    k=st.integers(0, 26).map(lambda m: m / 2),
+    patience=st.floats(0, 10),
+    pile=st.integers(0, 26).map(lambda m: m / 2),
+    open_at=st.integers(0, 41),
     totals=st.tuples(st.integers(0, 60), st.integers(0, 60)),
     match=st.booleans(),
     jack=st.sampled_from([0.5, 11]),
@@ -327,98 +338,197 @@ CARDS = [
 def test_expect_never_answers_illegally(
     picked: list[str],
     known: list[bool],
+    public: list[bool],
     phase: str,
     empty_pile: bool,
     stock_left: int,
-    margin: float,
-    risk: float,
+    k: float,
+    patience: float,
+    pile: float,
+    open_at: int,
     totals: tuple[int, int],
     match: bool,
     jack: float,
 ) -> None:
-    slots = [c if k else None for c, k in zip(picked[:4], known, strict=True)]
+    slots = [c if kn else None for c, kn in zip(picked[:4], known, strict=True)]
     rules = Rules(jack=jack)
     common = dict(
         rules=rules,
         stock_left=stock_left,
         totals=totals,
         target_half=rules.target_half() if match else 0,
-        seen=picked[6:],
-        opp_slots=[picked[5], None, None, None],
+        seen=picked[7:],
+        opp_slots=[c if pb else None for c, pb in zip(picked[6:10], public, strict=True)],
     )
+    state = rng()
     if phase == "source":
         obs = make_obs(slots, top=None if empty_pile else picked[4], **common)
-        action = expect(obs, margin, risk)
+        action = expect_nb(obs, params(k, patience, pile, open_at), state)
         assert action in (Source.STOCK, Source.DISCARD_PILE)
         if empty_pile:
             assert action == Source.STOCK
     else:
         from_pile = phase == "pile card"
-        top = None if empty_pile else picked[6]
+        top = None if empty_pile else picked[5]
         obs = make_obs(slots, hand=picked[4], from_discard=from_pile, top=top, **common)
-        action = expect(obs, margin, risk)
+        action = expect_nb(obs, params(k, patience, pile, open_at), state)
         assert action in tuple(Place)
         if from_pile:
             assert action != Place.DISCARD
+    assert state[0] == rng()[0]  # expect draws nothing from its stream
 
 
-def test_expect_swaps_a_good_card_over_the_worst_known_slot() -> None:
-    obs = make_obs(["♠3", "♠K", None, None], hand="♥8")
-    assert expect(obs) == Place.SLOT1
+# The reservation value R (half points).
 
 
-def test_expect_puts_a_good_card_into_an_unknown_slot_when_the_known_ones_are_low() -> None:
-    obs = make_obs(["♠A", "♠2", None, None], hand="♥8")
-    assert expect(obs) == Place.SLOT2  # an unknown card is worth the unseen mean, about 5.5 points
+def test_reservation_with_no_draws_left_is_the_highest_value() -> None:
+    obs = make_obs(["♠A", "♠8", None, None], top="♥K")
+    assert reservation_nb(obs, 0.0) == 26  # a king
+    assert reservation_nb(make_obs(["♠A", "♠8", None, None], top="♥K", rules=JACK_11), 0.0) == 26
 
 
-def test_expect_throws_away_a_card_that_saves_nothing() -> None:
-    obs = make_obs(["♠A", "♠2", "♦A", "♦8"], hand="♥K")
-    assert expect(obs) == Place.DISCARD
+def test_reservation_falls_as_more_draws_are_counted_on() -> None:
+    obs = make_obs(["♠A", "♠8", None, None], top="♥K")
+    rs = [reservation_nb(obs, float(t)) for t in (0, 1, 3, 10, 30, 60)]
+    assert rs == sorted(rs, reverse=True)
+    assert rs[-1] <= 2  # with plenty of draws, nothing worse than an ace is worth keeping
 
 
-def test_expect_respects_its_margin() -> None:
-    obs = make_obs(["♠A", "♠2", "♦A", "♦4"], hand="♥3")  # saves 1 point over the four
-    assert expect(obs, margin=0) == Place.SLOT3
-    assert expect(obs, margin=1) == Place.DISCARD  # a saving must exceed the margin
-    assert expect(obs, margin=0.5) == Place.SLOT3
+def test_reservation_by_hand() -> None:
+    """Slots A, 8 and two unknown; the player has seen ♠A ♠8 ♥K, so 49 cards are unseen,
+    and the opponent's four slots are hidden: the low cards count four fewer.  With 10
+    draws, an ace is not enough (3 eights + 4 jacks + 3 aces - 4 = 6; 10 x 6 < 2 slots x 49)
+    but a two is (4 more: 10 x 10 >= 98), so R = 2 points."""
+    obs = make_obs(["♠A", "♠8", None, None], top="♥K")
+    assert reservation_nb(obs, 10.0) == 4
+    # With 3 draws it takes 37 unseen cards at most R (3 x (37 - 4) >= 98): up to the nines.
+    assert reservation_nb(obs, 3.0) == 18
 
 
-def test_expect_places_a_pile_card_even_when_the_saving_is_small() -> None:
-    obs = make_obs(["♠A", "♠2", "♦A", "♦4"], hand="♥3", from_discard=True)
-    assert expect(obs, margin=5) == Place.SLOT3
+def test_reservation_counts_the_opponents_hidden_slots() -> None:
+    """The opponent's public slots are seen and hide nothing: with ♣8 ♣J ♦8 ♦J public,
+    45 cards are unseen and 3 x 30 >= 2 x 45 already at the sevens (8+J+A+2..7 = 30)."""
+    hidden = make_obs(["♠A", "♠8", None, None], top="♥K")
+    public = make_obs(["♠A", "♠8", None, None], top="♥K", opp_slots=["♣8", "♣J", "♦8", "♦J"])
+    assert reservation_nb(public, 3.0) == 14
+    assert reservation_nb(public, 3.0) < reservation_nb(hidden, 3.0)
 
 
-def test_expect_takes_a_free_eight_against_a_king() -> None:
-    assert expect(make_obs(["♠K", "♠2", "♠A", "♠3"], top="♥8")) == Source.DISCARD_PILE
+def test_reservation_is_lowest_when_no_slot_needs_filling() -> None:
+    assert reservation_nb(make_obs(["♠8", "♥8", "♦8", "♣8"], top="♥K"), 5.0) == 0
 
 
-def test_expect_leaves_a_discard_top_that_saves_nothing() -> None:
-    assert expect(make_obs(["♠A", "♠2", "♦A", "♦8"], top="♥K")) == Source.STOCK
-    assert expect(make_obs(["♠A", "♠2", "♦A", "♦8"], top="♥K", stock_left=1)) == Source.STOCK
-
-
-def test_expect_takes_a_useful_discard_top_on_the_last_stock_card() -> None:
-    obs = make_obs(["♠A", "♠2", "♦A", "♦4"], top="♥3", stock_left=1)
-    assert expect(obs) == Source.DISCARD_PILE
+# The source.
 
 
 def test_expect_with_an_empty_pile_takes_the_stock() -> None:
     assert expect(make_obs(["♠K", "♥K", None, None], top=None)) == Source.STOCK
 
 
-def test_expect_risk_in_match_play() -> None:
-    """Ahead, an unknown slot is feared (worth more than its mean); behind, less feared."""
+def test_expect_takes_an_eight_or_a_jack_from_the_pile() -> None:
+    for top in ("♥8", "♥J"):
+        assert expect(make_obs(["♠8", "♠2", None, None], top=top)) == Source.DISCARD_PILE
+        assert expect(make_obs(["♠A", "♠2", "♦A", "♦K"], top=top)) == Source.DISCARD_PILE  # d < H
+
+
+def test_expect_leaves_an_early_ace_on_the_pile() -> None:
+    """On the first turns R is a jack: 3 x 20 draws counted on, and 3 eights + 4 jacks
+    unseen less the opponent's 4 hidden slots, 60 x 3 >= 3 slots x 49 unseen cards.  So an
+    ace on the pile is left there; threshold at k=1 would take it."""
+    obs = make_obs(["♠8", "♠2", None, None], top="♥A", stock_left=40)
+    assert reservation_nb(obs, 3.0 * 20) == 1
+    assert expect(obs) == Source.STOCK
+    assert threshold(obs, 1) == Source.DISCARD_PILE
+    assert expect(obs, pile=1) == Source.DISCARD_PILE  # unless `pile` says aces are always taken
+
+
+def test_expect_takes_an_ace_from_the_pile_late() -> None:
+    assert expect(make_obs(["♠8", "♠2", None, None], top="♥A", stock_left=2)) == Source.DISCARD_PILE
+
+
+def test_expect_takes_a_pile_card_only_if_it_has_a_place() -> None:
+    # all slots known and no worse than the jack on the pile
+    assert expect(make_obs(["♠8", "♠J", "♦8", "♦J"], top="♥J", stock_left=1)) == Source.STOCK
+    assert expect(make_obs(["♠A", "♠2", "♦A", "♦8"], top="♥K", stock_left=1)) == Source.STOCK
+
+
+def test_expect_takes_a_useful_discard_top_on_the_last_stock_card() -> None:
+    obs = make_obs(["♠A", "♠2", "♦A", "♦4"], top="♥3", stock_left=1)
+    assert reservation_nb(obs, 3.0) == 8  # only the 4 is left to improve: R = 4 points
+    assert expect(obs) == Source.DISCARD_PILE
+    assert threshold(obs, 1) == Source.STOCK
+
+
+# The placement.
+
+
+def test_expect_swaps_a_good_card_over_the_worst_known_slot() -> None:
+    assert expect(make_obs(["♠3", "♠K", None, None], hand="♥8")) == Place.SLOT1
+
+
+def test_expect_puts_a_good_card_into_an_unknown_slot_when_the_known_ones_are_low() -> None:
+    assert expect(make_obs(["♠A", "♠8", None, None], hand="♥J")) == Place.SLOT2  # H = A is not above k
+
+
+def test_expect_improves_a_known_slot_with_any_lower_card() -> None:
+    assert expect(make_obs(["♠A", "♠8", "♦K", None], hand="♥9")) == Place.SLOT2
+
+
+def test_expect_opens_an_unknown_slot_once_the_stock_is_low() -> None:
+    """A card with no place (not below any known slot, above R) is thrown away while the
+    stock holds more than `open` cards, and swapped into an unknown slot after that."""
     slots = ["♠A", "♠2", None, None]
-    ahead = dict(totals=(10, 30), target_half=42)
-    behind = dict(totals=(30, 10), target_half=42)
-    assert expect(make_obs(slots, hand="♥6"), risk=1) == Place.DISCARD  # 6 > the unseen mean
-    assert expect(make_obs(slots, hand="♥6", **ahead), risk=1) == Place.SLOT2
-    assert expect(make_obs(slots, hand="♥6", **behind), risk=1) == Place.DISCARD
-    assert expect(make_obs(slots, hand="♥5", **behind), risk=0) == Place.SLOT2
-    assert expect(make_obs(slots, hand="♥5", **behind), risk=1) == Place.DISCARD
-    # risk has no effect outside match play
-    assert expect(make_obs(slots, hand="♥6", totals=(10, 30)), risk=1) == Place.DISCARD
+    assert expect(make_obs(slots, hand="♥K", stock_left=30)) == Place.DISCARD
+    assert expect(make_obs(slots, hand="♥K", stock_left=25)) == Place.SLOT2
+    assert expect(make_obs(slots, hand="♥K", stock_left=30), open_at=30) == Place.SLOT2
+    # With 3 draws counted on, R is a nine (3 x (37 - 4) >= 2 slots x 48 unseen): a king has no place.
+    obs = make_obs(slots, hand="♥K", stock_left=3)
+    assert reservation_nb(obs, 3.0) == 18
+    assert expect(obs) == Place.SLOT2
+    assert expect(obs, open_at=0) == Place.DISCARD
+    # On the last draw anything goes: R is the highest value.
+    assert expect(make_obs(slots, hand="♥K", stock_left=1), open_at=0) == Place.SLOT2
+
+
+def test_expect_throws_away_a_card_that_saves_nothing() -> None:
+    assert expect(make_obs(["♠A", "♠2", "♦A", "♦8"], hand="♥K", stock_left=3)) == Place.DISCARD
+
+
+def test_expect_places_a_pile_card_even_when_it_saves_nothing() -> None:
+    obs = make_obs(["♠A", "♠2", "♦A", "♦8"], hand="♥K", from_discard=True, stock_left=30)
+    assert expect(obs) in (Place.SLOT0, Place.SLOT1, Place.SLOT2, Place.SLOT3)
+    obs = make_obs(["♠A", "♠2", None, None], hand="♥K", from_discard=True, stock_left=30)
+    assert expect(obs) == Place.SLOT1  # over the highest known slot, the unknown ones kept
+
+
+def test_expect_accepts_more_on_the_last_draws() -> None:
+    slots = ["♠A", "♠8", None, None]
+    assert expect(make_obs(slots, hand="♥5", stock_left=30)) == Place.DISCARD
+    assert expect(make_obs(slots, hand="♥5", stock_left=1)) == Place.SLOT2  # no draws left: R = K
+
+
+def test_expect_k_is_the_lowest_reservation() -> None:
+    """With the opponent's slots all public (no low cards hidden there) and 60 draws
+    counted on, the reservation alone is an eight (60 x 3 eights >= 3 slots x 44 unseen)."""
+    opp = ["♣K", "♦K", "♥Q", "♦Q"]
+    jack = make_obs(["♠A", "♠8", None, None], hand="♥J", stock_left=40, opp_slots=opp)
+    assert reservation_nb(jack, 60.0) == 0
+    assert expect(jack) == Place.SLOT2  # R = max(0, k = 1 point): the ace is not above it
+    assert expect(jack, k=0) == Place.SLOT0  # R = 0: the ace is, and the jack goes over it
+    three = make_obs(["♠A", "♠8", None, None], hand="♥3", stock_left=40, opp_slots=opp)
+    assert expect(three) == Place.DISCARD
+    assert expect(three, k=3) == Place.SLOT2
+
+
+def test_expect_ignores_the_match_totals() -> None:
+    for totals in ((0, 0), (10, 30), (30, 10)):
+        for target in (0, 42):
+            obs = make_obs(["♠A", "♠2", None, None], hand="♥6", totals=totals, target_half=target)
+            assert expect(obs) == Place.DISCARD
+            obs = make_obs(
+                ["♠8", "♠2", None, None], top="♥A", stock_left=40, totals=totals, target_half=target
+            )
+            assert expect(obs) == Source.STOCK
 
 
 def test_builtin_ids_dispatch_to_the_strategies() -> None:
@@ -426,5 +536,6 @@ def test_builtin_ids_dispatch_to_the_strategies() -> None:
     assert decide_builtin_nb(0, obs, params(), rng()) == passive_nb(obs, params(), rng())
     assert decide_builtin_nb(1, obs, params(), rng()) == random_nb(obs, params(), rng())
     assert decide_builtin_nb(2, obs, params(4), rng()) == threshold_nb(obs, params(4), rng())
-    assert decide_builtin_nb(3, obs, params(0, 0.5), rng()) == expect_nb(obs, params(0, 0.5), rng())
+    p = params(1, 3, 0.5, 25)
+    assert decide_builtin_nb(3, obs, p, rng()) == expect_nb(obs, p, rng())
     assert decide_builtin_nb(4, obs, params(), rng()) == -1

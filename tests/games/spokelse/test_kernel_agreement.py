@@ -38,7 +38,8 @@ from simulator.specialise import specialised_kernel
 from strategies import Player, parse_spec
 
 # Every shipped strategy, threshold at both ends of its range, the default and between
-# grid points' halves, expect with its defaults, with a margin and with a strong risk.
+# grid points' halves, expect with its defaults, eager (a high floor, little patience, aces
+# from the pile, unknown slots opened from the start) and patient (never opening them).
 SPECS = (
     "passive",
     "random",
@@ -47,7 +48,8 @@ SPECS = (
     "threshold:k=4.5",
     "threshold:k=13",
     "expect",
-    "expect:margin=1.5,risk=2",
+    "expect:k=2,patience=0.5,pile=1,open=41",
+    "expect:patience=10,pile=0,open=0",
 )
 PLAYERS = {spec: parse_spec(spec, "spokelse") for spec in SPECS}
 JACKS = (Rules(jack=0.5), Rules(jack=11))
