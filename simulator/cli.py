@@ -514,6 +514,9 @@ def compare(
     threads: Annotated[
         int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
     ] = None,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Compare strategies on the same deals, every one in every seat, with paired intervals."""
@@ -535,6 +538,9 @@ def compare(
         reaction=reaction,
         threads=threads,
         plugins=[str(p) for p in plugin or []],
+        backend=backend.value,
+        scheduler=scheduler,
+        workers=workers,
     )
     if as_json:
         print(result.to_json())
@@ -598,7 +604,7 @@ def sweep_cmd(
             "--strategy",
             "-s",
             help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
-            '"expect:patience=0..2/0.5,risk=0|1" (one or two parameters).',
+            '"expect:patience=1..4/1,open=15|25" (one or two parameters).',
         ),
     ],
     vs: Annotated[

@@ -43,6 +43,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -58,10 +59,20 @@ from simulator.api import (
     resolve_seed,
     resolve_unit,
 )
+from simulator.backends import (
+    Backend,
+    BlockPlan,
+    PlayRecipe,
+    SeatingsRecipe,
+    Work,
+    check_backend_options,
+    resolve_backend,
+    run_blocks,
+)
 from simulator.games.base import Game, InputError, Metric, Table
 from simulator.reaction import parse_profile
 from simulator.results import SCHEMA_VERSION, package_version
-from simulator.runner import DEFAULT_BLOCK, BlockRunner, blocks
+from simulator.runner import DEFAULT_BLOCK, BlockRunner
 from simulator.stats import LEVEL, z_value
 from strategies.registry import Player, load_plugin, parse_spec
 
@@ -117,6 +128,13 @@ class PairedSums:
         self.total = np.zeros(self.k, dtype=np.int64)
         self.cross = np.zeros((self.k, self.k), dtype=np.int64)
         self.better = np.zeros((self.k, self.k), dtype=np.int64)
+
+    def merge(self, other: PairedSums) -> None:
+        """Add the sums of other deals (blocks merge in any order: integer sums)."""
+        self.n += other.n
+        self.total += other.total
+        self.cross += other.cross
+        self.better += other.better
 
     def add(self, t: np.ndarray, appearances: np.ndarray, lower_is_better: bool) -> None:
         """``t``: int64[deals, k] per-deal totals over each candidate's seatings."""
@@ -180,6 +198,9 @@ def compare(
     progress: Callable[[int], None] | None = None,
     reactions: Sequence[Any] | None = None,
     on_block: Callable[[int, Design, list[np.ndarray]], None] | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> CompareResult:
     """Compare strategies on the same deals; see the module docstring for the design.
 
@@ -189,11 +210,15 @@ def compare(
     field keeps ``reaction``.  The same strategy may then be compared at several
     speeds; it is named ``spec @MEDIANs``.  ``on_block(first, design, records)`` sees
     every block's per-seating records (``records[s]`` for ``design.seatings[s]``).
+    ``backend``, ``scheduler`` and ``workers`` choose where blocks are played, as for
+    :func:`simulator.simulate` (the numbers are the same).
     """
     for path in plugins:
         load_plugin(path)
     g = resolve_game(game)
     unit, n = resolve_unit(rounds, matches)
+    chosen = resolve_backend(backend)
+    check_backend_options(chosen, scheduler, workers, threads)
     seed = resolve_seed(seed)
     table = make_table(g, rules, players, reaction)
     cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
@@ -231,36 +256,47 @@ def compare(
     if threads is not None:
         numba.set_num_threads(threads)
     k = len(cands)
-    runners = []
-    for row in design.seatings:
-        seat_players = [field_player if c == FIELD else cands[c] for c in row]
-        runners.append(BlockRunner(seating_table(g, table, row, profiles), seat_players, unit, seed))
-    t_compile = time.perf_counter()
-    for r in runners:
-        r.records(0, 1, n_chunks=1)
-    compile_s = time.perf_counter() - t_compile
+    tables = [seating_table(g, table, row, profiles) for row in design.seatings]
+    seat_players = [[field_player if c == FIELD else cands[c] for c in row] for row in design.seatings]
     appearances = np.array([(design.seatings == c).sum() for c in range(k)], dtype=np.int64)
     metrics = g.metrics(unit)
+    reduce = partial(block_sums, g, table, unit, design, k, metrics, appearances, on_block is not None)
+    recipe = None
+    if chosen is Backend.dask:
+        recipe = SeatingsRecipe(
+            tuple(PlayRecipe.of(t, ps, unit, seed, True, plugins) for t, ps in zip(tables, seat_players)),
+            reduce,
+        )
+    runners: list[BlockRunner] = []
+    compile_s = 0.0
+    if recipe is None:
+        runners = [BlockRunner(t, ps, unit, seed) for t, ps in zip(tables, seat_players)]
+        t_compile = time.perf_counter()
+        for r in runners:
+            r.records(0, 1, n_chunks=1)
+        compile_s = time.perf_counter() - t_compile
+    work = Work(
+        lambda: lambda first, count: reduce(first, [r.records(first, count) for r in runners]), recipe
+    )
     sums = {m.name: PairedSums(k) for m in metrics}
     dropped = 0
-    t0 = time.perf_counter()
-    for _, first, count in blocks(n, block_size):
-        recs = [r.records(first, count) for r in runners]
+
+    def merge(first: int, count: int, payload: tuple) -> None:
+        nonlocal dropped
+        part, drop, recs = payload
         if on_block is not None:
             on_block(first, design, recs)
-        valid = None
-        per_metric = {}
         for m in metrics:
-            t, ok = _outcome_totals(g, table, unit, recs, design, k, m.name)
-            per_metric[m.name] = t
-            valid = ok if valid is None else valid & ok
-        assert valid is not None
-        dropped += int((~valid).sum())
-        for m in metrics:
-            sums[m.name].add(per_metric[m.name][valid], appearances, m.lower_is_better)
+            sums[m.name].merge(part[m.name])
+        dropped += drop
         if progress is not None:
             progress(count)
-    elapsed = time.perf_counter() - t0
+
+    ran = run_blocks(
+        work, BlockPlan([(0, n)], block_size), merge, backend=chosen, scheduler=scheduler, workers=workers
+    )
+    elapsed = ran.elapsed_s
+    compile_s += ran.compile_s
     summary = summarise(
         g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, sums, appearances, specs
     )
@@ -271,6 +307,33 @@ def compare(
     summary["compile_s"] = compile_s
     summary["games_per_s"] = n * len(design.seatings) / elapsed if elapsed > 0 else None
     return CompareResult(summary, frames_of(summary))
+
+
+def block_sums(
+    g: Game,
+    table: Table,
+    unit: str,
+    design: Design,
+    k: int,
+    metrics: Sequence[Metric],
+    appearances: np.ndarray,
+    keep_records: bool,
+    first: int,
+    recs: list[np.ndarray],
+) -> tuple[dict[str, PairedSums], int, list[np.ndarray] | None]:
+    """One block's paired sums per metric and dropped deals, from every seating's records
+    (a pure function of the block: it runs wherever the block is played)."""
+    valid = None
+    per_metric = {}
+    for m in metrics:
+        t, ok = _outcome_totals(g, table, unit, recs, design, k, m.name)
+        per_metric[m.name] = t
+        valid = ok if valid is None else valid & ok
+    assert valid is not None
+    sums = {m.name: PairedSums(k) for m in metrics}
+    for m in metrics:
+        sums[m.name].add(per_metric[m.name][valid], appearances, m.lower_is_better)
+    return sums, int((~valid).sum()), recs if keep_records else None
 
 
 def candidate_profiles(

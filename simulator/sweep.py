@@ -5,7 +5,7 @@
     threshold:k=0..13          every value from 0 to 13 on the parameter's own step (½)
     threshold:k=0..13/1        0, 1, ..., 13
     threshold:k=1|2|5          a list (``|`` never clashes with the ``,`` between parameters)
-    expect:patience=0..2/0.5,risk=0|1    a grid of two parameters
+    expect:patience=1..4/1,open=15|25   a grid of two parameters
     commit:after=0..6          Gris: own passes before the target suit is locked
 
 A parameter without a range keeps the value given (or its default).  A range must
