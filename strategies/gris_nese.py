@@ -34,13 +34,12 @@ TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet
 def nth_group_nb(obs, first, count, skip, k):
     """The ``k``-th group (from 0, in group order, from ``first`` on, never ``skip``) whose
     count in hand is ``count``."""
-    g = first
-    while True:
+    for g in range(first, obs[N_PLAYERS]):
         if g != skip and obs[GROUP_COUNT + g] == count:
             if k == 0:
                 return g
             k -= 1
-        g += 1
+    return -1
 
 
 @njit(cache=True, inline="always")

@@ -328,6 +328,23 @@ def test_every_finished_match_has_two_winners_and_n_minus_two_distinct_places(n)
     assert (rec[:, 4] == rec[:, 1] + rec[:, 2] + rec[:, 3]).all()  # deals = counted + re-dealt
 
 
+def test_json_fields_are_the_public_contract():
+    base = {"schema_version", "game", "unit", "n", "seed", "players", "rules"}
+    base |= {"elapsed_s", "games_per_s", "compile_s", "seats"}
+    r = simulate("gris-nese", "greedy", rounds=2_000, seed=1, players=4).summary
+    rates = {"mean_passes", "dealt_signal_rate", "all_signal_rate"}
+    assert set(r) - base == rates | {f"{k}_ci" for k in rates} | {"stalled", "replayed"}
+    seat = {"signal_first_rate", "eliminated_rate"}
+    for s in r["seats"]:
+        assert set(s) == {"seat", "player", "reaction"} | seat | {f"{k}_ci" for k in seat}
+    m = simulate("gris-nese", "greedy", matches=500, seed=1, players=4).summary
+    assert set(m) - base == {"mean_rounds", "mean_rounds_ci", "replayed", "stalled", "abandoned"}
+    seat = {"win_rate", "mean_place"}
+    for s in m["seats"]:
+        assert set(s) == {"seat", "player", "reaction"} | seat | {f"{k}_ci" for k in seat}
+    assert r["rules"] == m["rules"] == {"unclear_margin": 0.0}
+
+
 def test_replayed_rounds_enter_no_other_statistic():
     plain = simulate("gris-nese", "greedy", rounds=30_000, seed=5)
     margin = simulate("gris-nese", "greedy", rounds=30_000, seed=5, rules={"unclear_margin": "0.2"})
