@@ -157,6 +157,14 @@ def print_result(result: Result) -> None:
         out.print(f"{label}: {with_ci(s, k)}")
 
 
+def announce_seed(seed: int | None, quiet: bool) -> int:
+    """The run's seed; a drawn one is printed so that the run can be repeated."""
+    chosen = api.resolve_seed(seed)
+    if seed is None and not quiet:
+        err.print(f"seed {chosen} (give --seed {chosen} to repeat this run)")
+    return chosen
+
+
 def progress_bar(total: int, enabled: bool):
     """A rich progress bar on a terminal; a no-op otherwise."""
     if not enabled:
@@ -522,9 +530,7 @@ def compare(
     """Compare strategies on the same deals, every one in every seat, with paired intervals."""
     from simulator.compare import compare as run_compare
 
-    chosen_seed = api.resolve_seed(seed)
-    if seed is None and not as_json:
-        err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
+    chosen_seed = announce_seed(seed, quiet=as_json)
     result = run_compare(
         game,
         strategy,
@@ -657,9 +663,7 @@ def sweep_cmd(
         load_plugin(p)
     parse_sweep(strategy, game)  # bad specs fail before the seed notice
     api.resolve_unit(rounds, matches)
-    chosen_seed = api.resolve_seed(seed)
-    if seed is None and not as_json:
-        err.print(f"seed {chosen_seed} (give --seed {chosen_seed} to repeat this run)")
+    chosen_seed = announce_seed(seed, quiet=as_json)
     result = run_sweep(
         game,
         strategy,

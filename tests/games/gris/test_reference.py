@@ -8,6 +8,7 @@ seat does.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 
@@ -83,7 +84,7 @@ def deck_for(hands: Sequence[Sequence[int]], dealer: int, stock_top: Sequence[in
 # --- tiny strategies ------------------------------------------------------------
 
 
-class Strategy:
+class Strategy(ABC):
     """A plain-Python player: ``choose(obs, rng)`` answers the card to pass."""
 
     def __init__(self, name: str | None = None) -> None:
@@ -93,8 +94,9 @@ class Strategy:
     def decide(self, obs: np.ndarray, params: np.ndarray, rng: np.ndarray) -> int:
         return self.choose(obs, rng)
 
+    @abstractmethod
     def choose(self, obs: np.ndarray, rng: np.ndarray) -> int:
-        raise NotImplementedError
+        """The card to pass."""
 
 
 def hand_of(obs: np.ndarray) -> list[int]:
