@@ -75,6 +75,25 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+def _version(value: bool) -> None:
+    """``kortsim --version``: the package's version, then exit."""
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"kortsim {version('kortsim')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print kortsim's version and exit.", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Monte Carlo strategy simulator for Gris, Gris-nese and Spøkelse."""
+
+
 # Tables stay readable when piped (rich would otherwise assume 80 columns).
 out = Console(highlight=False, soft_wrap=True, width=max(shutil.get_terminal_size((140, 24)).columns, 120))
 err = Console(stderr=True, highlight=False, soft_wrap=True)
