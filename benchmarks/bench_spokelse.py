@@ -44,7 +44,20 @@ def reference_rate(n: int) -> float:
 def cli_seconds(env: dict) -> float:
     t0 = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "simulator.cli", "simulate", "spokelse", "-s", SPEC, "--rounds", "1000", "--seed", "1", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "simulator.cli",
+            "simulate",
+            "spokelse",
+            "-s",
+            SPEC,
+            "--rounds",
+            "1000",
+            "--seed",
+            "1",
+            "--json",
+        ],
         check=True,
         capture_output=True,
         env=env,
@@ -87,8 +100,10 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         rows.append(("peak memory, 10^8 rounds (no records)", f"{peak:.0f} MB (before: {before:.0f} MB)"))
 
-    print(f"Spøkelse on {platform.machine()}, {os.cpu_count()} cores, numba {numba.__version__}, "
-          f"{time.strftime('%Y-%m-%d')}\n")
+    print(
+        f"Spøkelse on {platform.machine()}, {os.cpu_count()} cores, numba {numba.__version__}, "
+        f"{time.strftime('%Y-%m-%d')}\n"
+    )
     print("| measure | value |\n|---|---|")
     for k, v in rows:
         print(f"| {k} | {v} |")

@@ -39,10 +39,14 @@ def test_same_seed_same_numbers_for_any_threads_and_block_size():
     for threads, block in ((1, 1 << 16), (2, 1 << 16), (2, 777), (1, 5000)):
         numba.set_num_threads(threads)
         runs.append(
-            strip_timing(simulate("spokelse", ["threshold:k=4", "random"], rounds=30_000, seed=5, block_size=block))
+            strip_timing(
+                simulate("spokelse", ["threshold:k=4", "random"], rounds=30_000, seed=5, block_size=block)
+            )
         )
         runs.append(
-            strip_timing(simulate("spokelse", ["expect", "threshold:k=3"], matches=3_000, seed=5, block_size=block))
+            strip_timing(
+                simulate("spokelse", ["expect", "threshold:k=3"], matches=3_000, seed=5, block_size=block)
+            )
         )
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert all(r == runs[0] for r in runs[0::2])
