@@ -10,7 +10,9 @@ or from Python / a notebook::
     load_plugin("examples/my_strategy.py")
     simulator.simulate("spokelse", ["lowball", "threshold:k=4"], rounds=100_000, seed=1)
 
-A strategy is a function ``decide(obs, params, rng) -> int``.  ``obs`` is an
+A strategy is a function ``decide(obs, params, rng) -> int``: it answers a
+``Source`` or ``Place`` member or its plain integer (this file uses the
+integers; ``return Source.STOCK`` works as well).  ``obs`` is an
 int64 array laid out as in ``simulator.games.spokelse.observation``;
 ``params`` holds the parameter values in the order declared; ``rng`` is the
 seat's own random stream (draw with ``simulator.rng.below_nb(rng, n)``).  It

@@ -8,6 +8,7 @@ registers a user's own (see ``examples/my_strategy.py``).
 import strategies.gris  # registers the shipped strategies
 import strategies.gris_nese  # noqa: F401  (registers the shipped strategies)
 from strategies import spokelse  # noqa: F401  (registers the shipped strategies)
+from strategies.checks import StrategyCompileError
 from strategies.registry import (
     MAX_PARAMS,
     Family,
@@ -27,6 +28,7 @@ __all__ = [
     "Param",
     "Player",
     "SpecError",
+    "StrategyCompileError",
     "families",
     "load_plugin",
     "parse_spec",

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba.core.dispatcher import Dispatcher
@@ -29,7 +30,12 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """One strategy parameter: ``step`` is the grid values must lie on (0 = any real)."""
+    """One strategy parameter: ``step`` is the grid values must lie on (0 = any real).
+
+    ``effective`` (optional) declares which values play alike: ``effective(value, rules)``
+    returns the representative value that plays exactly as ``value`` under ``rules`` (the
+    game's rule variants), so a sweep plays each distinct value once.  Without it every
+    value on the grid is taken to play differently."""
 
     name: str
     default: float
@@ -37,6 +43,14 @@ class Param:
     high: float
     step: float = 1.0
     doc: str = ""
+    effective: Callable[[float, Any], float] | None = field(default=None, compare=False, repr=False)
+
+    def representative(self, value: float, rules: Any = None) -> float:
+        """The value that plays exactly as ``value`` under ``rules`` (``value`` itself when
+        the parameter declares no ``effective`` grid)."""
+        if self.effective is None:
+            return float(value)
+        return float(self.effective(float(value), rules))
 
     def check(self, value: float, strategy: str) -> float:
         if not math.isfinite(value) or value < self.low or value > self.high:
@@ -127,10 +141,66 @@ def format_value(v: float) -> str:
 
 
 _REGISTRY: dict[str, dict[str, Family]] = {}
+# Who registered each (game, name): "kortsim" for the package, a plugin's resolved path, or the
+# origin of a strategy defined elsewhere (a script, a notebook).  A name may be registered again
+# only by the same owner (a reloaded plugin, a re-run notebook cell).
+_OWNERS: dict[tuple[str, str], str] = {}
+_LOADING: list[tuple[str, str]] = []  # plugin files being loaded (key, as given), innermost last
+# Loaded plugin files: resolved path -> (sha256 of the text, module name).
+_PLUGINS: dict[str, tuple[str, str]] = {}
+_PACKAGE_DIRS = tuple(
+    Path(__file__).resolve().parent.parent / d for d in ("strategies", "simulator", "experiments")
+)
+
+
+def _shipped(family: Family) -> bool:
+    """True for the strategies that come with kortsim (their names are reserved)."""
+    if family.origin == "kortsim":
+        return True
+    try:
+        origin = Path(family.origin).resolve()
+    except (OSError, ValueError):
+        return False
+    return any(d in origin.parents for d in _PACKAGE_DIRS)
+
+
+def _owner(family: Family) -> str:
+    if _shipped(family):
+        return "kortsim"
+    if _LOADING:
+        return _LOADING[-1][0]
+    origin = Path(family.origin)
+    return str(origin.resolve()) if origin.is_file() else family.origin
 
 
 def register(family: Family) -> Family:
+    """Add ``family`` to its game's strategies.
+
+    Names are unique within a game.  The names of the shipped strategies are
+    reserved; a name a plugin file registered can be registered again only by
+    that file (when it is reloaded), and likewise for a script or notebook.
+
+    Raises
+    ------
+    SpecError
+        When the name is taken by a shipped strategy or by another file.
+    """
+    key = (family.game, family.name)
+    owner = _owner(family)
+    old = _REGISTRY.get(family.game, {}).get(family.name)
+    if old is not None and old is not family and _OWNERS.get(key) != owner:
+        where = f"{_LOADING[-1][1]}: " if _LOADING else ""
+        if _shipped(old):
+            raise SpecError(
+                f"{where}the strategy name {family.name!r} is reserved: kortsim ships a {family.game} "
+                "strategy by that name; give yours another name"
+            )
+        raise SpecError(
+            f"{where}the {family.game} strategy name {family.name!r} is already taken by {old.origin}; "
+            "give yours another name"
+        )
     _REGISTRY.setdefault(family.game, {})[family.name] = family
+    _OWNERS[key] = owner
     return family
 
 
@@ -143,7 +213,13 @@ def strategy(
     """Register a user strategy: decorate ``decide(obs, params, rng) -> int``.
 
     ``params`` maps a name to ``(default, low, high[, step])``.  A plain Python
-    function is compiled with ``numba.njit``; it compiles once per process.
+    function is compiled with ``numba.njit``; it compiles once per process, when
+    a run first uses it (``strategies.checks``: a function numba cannot compile,
+    or that returns anything but an integer, raises ``StrategyCompileError``).
+    It answers with an integer action or an action enum member (Spøkelse's
+    ``Source`` / ``Place``; see the game's ``observation`` module).  The name
+    must not be a shipped strategy's, nor one registered by another file
+    (:func:`register`).
     """
     from numba import njit
 
@@ -185,6 +261,8 @@ def parse_spec(spec: str, game: str) -> Player:
         key, eq, raw = item.partition("=")
         if not eq or not key.strip():
             raise SpecError(f"{spec}: parameters are written name=value, got {item!r}")
+        if key.strip() in values:
+            raise SpecError(f"{spec}: parameter {key.strip()!r} is given twice (give each once)")
         try:
             values[key.strip()] = float(raw)
         except ValueError:
@@ -192,23 +270,71 @@ def parse_spec(spec: str, game: str) -> Player:
     return fams[name].player(**values)
 
 
-def load_plugin(path: str | Path) -> None:
-    """Run a user's strategy file so that its ``@strategy`` functions register."""
+def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
+    """Run a user's strategy file so that its ``@strategy`` functions register.
+
+    Loading the same file again does nothing while its text is unchanged; when
+    the file has changed it is run afresh (in the same Python session, e.g. a
+    notebook), its strategies replace the ones it registered before, and ones
+    it no longer defines are removed.  Only the file itself is reloaded, not
+    modules it imports.  A strategy may not take the name of a shipped strategy
+    or of one registered by another file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The strategy file.
+    source : str or Path, optional
+        The file ``path`` is a copy of (a worker loading a shipped copy): the
+        copy counts as that file when names are checked and on reload.
+
+    Raises
+    ------
+    SpecError
+        When the file does not exist, fails to run, or registers a name it may not.
+    """
     p = Path(path)
     if not p.is_file():
         raise SpecError(f"strategy file {str(p)!r} does not exist")
-    mod_name = f"kortsim_user_{hashlib.sha1(str(p.resolve()).encode()).hexdigest()[:10]}"
-    if mod_name in sys.modules:
-        return
+    key = str(Path(source).resolve() if source is not None else p.resolve())
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"strategy file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    loaded = _PLUGINS.get(key)
+    if loaded is not None and loaded[0] == digest and loaded[1] in sys.modules:
+        return  # unchanged: keep what it registered (and compiled)
+    mod_name = f"kortsim_user_{hashlib.sha1(key.encode()).hexdigest()[:10]}"
     spec = importlib.util.spec_from_file_location(mod_name, p)
     if spec is None or spec.loader is None:
         raise SpecError(f"strategy file {str(p)!r} is not a Python file")
+    # Take away what an earlier version registered; put it back if the new one fails.
+    before = {k: _REGISTRY[k[0]][k[1]] for k, who in _OWNERS.items() if who == key}
+    for game, name in before:
+        del _REGISTRY[game][name]
+        del _OWNERS[(game, name)]
+    old_module = sys.modules.get(mod_name)
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
+    _LOADING.append((key, str(p)))
     try:
         spec.loader.exec_module(module)
-    except SpecError:
-        raise
     except Exception as exc:  # a user's file: report it in one line
-        del sys.modules[mod_name]
+        for k, who in list(_OWNERS.items()):
+            if who == key:
+                del _REGISTRY[k[0]][k[1]]
+                del _OWNERS[k]
+        for (game, name), fam in before.items():
+            _REGISTRY[game][name] = fam
+            _OWNERS[(game, name)] = key
+        if old_module is not None:
+            sys.modules[mod_name] = old_module
+        else:
+            del sys.modules[mod_name]
+        if isinstance(exc, SpecError):
+            raise
         raise SpecError(f"strategy file {str(p)!r} failed to load: {type(exc).__name__}: {exc}") from None
+    finally:
+        _LOADING.pop()
+    _PLUGINS[key] = (digest, mod_name)

@@ -15,11 +15,53 @@ from typing import Any
 
 import numpy as np
 
+from simulator.fields import Field
+
 UNITS = ("round", "match")
 
 
 class InputError(ValueError):
     """Input that cannot be used; its message is one clear line for the user."""
+
+
+class IllegalMove(ValueError):
+    """A strategy answered with an action the rules do not allow, in a readable reference
+    game; its message is one line naming the strategy, the seat and the decision."""
+
+
+def rule_items(items: Sequence[Any]) -> dict[str, str]:
+    """Rules given as a list, ``["jack=11", "target=31"]`` or ``[("jack", "11"), ...]``, as a dict.
+
+    A rule named twice is refused (the same rule as the command line's ``--rule``).
+
+    Parameters
+    ----------
+    items : sequence of str or (name, value) pairs
+
+    Returns
+    -------
+    dict of str to str
+
+    Raises
+    ------
+    InputError
+        For an item that is not ``NAME=VALUE`` or a pair, or a rule given twice.
+    """
+    rules: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, str):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise InputError(f"a rule is written NAME=VALUE, got {item!r}")
+        elif isinstance(item, list | tuple) and len(item) == 2:
+            key, value = str(item[0]), str(item[1])
+        else:
+            raise InputError(f"a rule is written NAME=VALUE or (NAME, VALUE), got {item!r}")
+        key, value = key.strip(), value.strip()
+        if key in rules:
+            raise InputError(f"rule {key} is given twice (give each rule once)")
+        rules[key] = value
+    return rules
 
 
 @dataclass(frozen=True)
@@ -89,6 +131,8 @@ class Game(ABC):
         n_seats: int | None = None,
         reaction: Sequence[tuple[float, float]] | None = None,
     ) -> Table:
+        if isinstance(rules, list | tuple):
+            rules = rule_items(rules)
         if rules is None or isinstance(rules, Mapping):
             rules = self.parse_rules(rules)
         n = self.default_seats if n_seats is None else int(n_seats)
@@ -147,4 +191,9 @@ class Game(ABC):
 
     def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
         """Named histograms carried by the aggregates (for plots)."""
+        return {}
+
+    def fields(self, unit: str) -> Mapping[str, Field]:
+        """What each figure of :meth:`summarise` and each metric of :meth:`metrics` means
+        (kind, unit, direction, words), by name; see :mod:`simulator.fields`."""
         return {}

@@ -8,21 +8,46 @@ as below), its parameters and its seat's random stream:
 * ``obs[PHASE] == PLACE``: the card is in ``obs[HAND]``; answer :class:`Place`
   (swap it into a slot 0-3, or throw it on the discard pile).
 
+Answer with a member (``return Source.STOCK``, ``return Place.DISCARD``) or
+with its plain integer (``0`` and ``1`` for :class:`Source`, ``0``-``3`` and
+``4`` for :class:`Place`); both compile and play alike, and one function may
+mix them (``return obs[UNKNOWN_SLOT]`` on one path, ``Place.DISCARD`` on
+another).
+
+What the rules allow (RULES.md §3), checked on every answer:
+
+* ``Source.DISCARD_PILE`` only when there is a discard top
+  (``obs[DISCARD_TOP] >= 0``);
+* **a card taken from the discard pile must be placed**: when
+  ``obs[FROM_DISCARD] == 1`` the answer is a slot 0-3, never
+  ``Place.DISCARD`` (only a stock card can be thrown away).
+
+Any other answer stops the run with an error naming the strategy and the
+decision.
+
 Card codes are ``suit * 13 + rank`` (``simulator.cards``); -1 means none or
 unknown.  Points are in half points (the jack is 1 or 22) so sums are exact.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
+from simulator.games.actions import ActionEnum
 
 
-class Source(IntEnum):
+class Source(ActionEnum):
+    """The answer when ``obs[PHASE] == SOURCE``: a member or its integer (0 or 1)."""
+
     STOCK = 0
     DISCARD_PILE = 1
 
 
-class Place(IntEnum):
+class Place(ActionEnum):
+    """The answer when ``obs[PHASE] == PLACE``: a member or its integer (0-3 a slot, 4 throw).
+
+    ``DISCARD`` (throw the card away) is allowed only for a stock card: a card
+    taken from the discard pile (``obs[FROM_DISCARD] == 1``) must be placed.
+    """
+
     SLOT0 = 0
     SLOT1 = 1
     SLOT2 = 2
