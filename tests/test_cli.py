@@ -32,10 +32,36 @@ def test_strategies_explains_in_words():
 
 
 def test_simulate_json_has_the_contract_fields():
-    r = run("simulate", "spokelse", "-s", "threshold:k=4", "-s", "passive", "--rounds", "3000", "--seed", "7", "--json")
+    r = run(
+        "simulate",
+        "spokelse",
+        "-s",
+        "threshold:k=4",
+        "-s",
+        "passive",
+        "--rounds",
+        "3000",
+        "--seed",
+        "7",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    for key in ("schema_version", "game", "unit", "n", "seed", "rules", "elapsed_s", "games_per_s", "compile_s", "capped", "seats", "tie_rate", "tie_rate_ci"):
+    for key in (
+        "schema_version",
+        "game",
+        "unit",
+        "n",
+        "seed",
+        "rules",
+        "elapsed_s",
+        "games_per_s",
+        "compile_s",
+        "capped",
+        "seats",
+        "tie_rate",
+        "tie_rate_ci",
+    ):
         assert key in doc
     assert doc["unit"] == "round" and doc["n"] == 3000 and doc["seed"] == 7
     seat = doc["seats"][0]
@@ -45,7 +71,19 @@ def test_simulate_json_has_the_contract_fields():
 
 
 def test_simulate_matches_json():
-    r = run("simulate", "spokelse", "-s", "threshold:k=4", "--matches", "500", "--rule", "jack=11", "--json", "--seed", "1")
+    r = run(
+        "simulate",
+        "spokelse",
+        "-s",
+        "threshold:k=4",
+        "--matches",
+        "500",
+        "--rule",
+        "jack=11",
+        "--json",
+        "--seed",
+        "1",
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["unit"] == "match" and doc["rules"]["jack"] == 11
@@ -62,7 +100,18 @@ def test_simulate_table_and_seed_notice():
 
 
 def test_out_writes_parquet(tmp_path):
-    r = run("simulate", "spokelse", "-s", "passive", "--rounds", "200", "--seed", "1", "--out", str(tmp_path / "o"))
+    r = run(
+        "simulate",
+        "spokelse",
+        "-s",
+        "passive",
+        "--rounds",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert r.exit_code == 0
     assert (tmp_path / "o" / "summary.parquet").is_file()
 
@@ -75,8 +124,19 @@ def test_trace_shows_a_game_turn_by_turn():
 
 def test_plugin_strategy_from_the_example_file():
     r = run(
-        "simulate", "spokelse", "--plugin", str(ROOT / "examples" / "my_strategy.py"),
-        "-s", "lowball:keep=3", "-s", "threshold:k=4", "--rounds", "2000", "--seed", "2", "--json",
+        "simulate",
+        "spokelse",
+        "--plugin",
+        str(ROOT / "examples" / "my_strategy.py"),
+        "-s",
+        "lowball:keep=3",
+        "-s",
+        "threshold:k=4",
+        "--rounds",
+        "2000",
+        "--seed",
+        "2",
+        "--json",
     )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
@@ -85,12 +145,18 @@ def test_plugin_strategy_from_the_example_file():
 
 
 BAD = [
-    (["simulate", "poker", "-s", "x", "--rounds", "5"], "unknown game"),
+    (
+        ["simulate", "poker", "-s", "x", "--rounds", "5"],
+        "'poker' is not one of 'spokelse', 'gris', 'gris-nese'",
+    ),
     (["simulate", "spokelse", "-s", "nosuch", "--rounds", "5"], "unknown strategy"),
     (["simulate", "spokelse", "-s", "threshold:k=banana", "--rounds", "5"], "not a number"),
     (["simulate", "spokelse", "-s", "threshold:k=-3", "--rounds", "5"], "outside"),
     (["simulate", "spokelse", "-s", "threshold:k=0.3", "--rounds", "5"], "multiple of 0.5"),
-    (["simulate", "spokelse", "-s", "passive", "-s", "passive", "-s", "passive", "--rounds", "5"], "3 strategies for 2 seats"),
+    (
+        ["simulate", "spokelse", "-s", "passive", "-s", "passive", "-s", "passive", "--rounds", "5"],
+        "3 strategies for 2 seats",
+    ),
     (["simulate", "spokelse", "-s", "passive", "--rounds", "0"], "positive"),
     (["simulate", "spokelse", "-s", "passive", "--rounds", "-4"], "positive"),
     (["simulate", "spokelse", "-s", "passive", "--rounds", "banana"], "--rounds"),
@@ -100,7 +166,10 @@ BAD = [
     (["simulate", "spokelse", "-s", "passive", "--rounds", "5", "--rule", "jack=12"], "jack"),
     (["simulate", "spokelse", "-s", "passive", "--rounds", "5", "--rule", "jack"], "NAME=VALUE"),
     (["simulate", "spokelse", "--rounds", "5"], "--strategy"),
-    (["simulate", "spokelse", "-s", "passive", "--rounds", "5", "--plugin", "/no/such/file.py"], "does not exist"),
+    (
+        ["simulate", "spokelse", "-s", "passive", "--rounds", "5", "--plugin", "/no/such/file.py"],
+        "does not exist",
+    ),
     (["trace", "spokelse", "-s", "passive", "--seed", "1", "--game", "-1"], "counts from 0"),
 ]
 

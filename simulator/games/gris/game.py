@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.cards import N_CARDS, name
+from simulator.fields import Field
 from simulator.games.base import Game, Metric, Table, Variant
 from simulator.games.gris import kernel
 from simulator.games.gris import rules as R
@@ -28,6 +29,53 @@ def _parse_circulation(text: str) -> str:
     if t not in CIRCULATION_CODES:
         raise ValueError(f"circulation is one of {', '.join(CIRCULATION_CODES)} (default straight)")
     return t
+
+
+# What each figure of ``summarise`` and each metric of ``metrics`` means (simulator/fields.py).
+# RULES.md §6: rates and means rest on the finished rounds (matches).
+_LETTER = Field(
+    "rate", "share of finished rounds given the letter", "lower", "last to put a thumb on the table"
+)
+_SIGNAL = Field(
+    "rate", "share of finished rounds signalled first", "higher", "collected five of a suit first"
+)
+_LOSS = Field("rate", "share of finished matches lost", "lower", "held G-R-I-S at the end")
+_LETTERS = Field("mean", "letters per match", "lower", "letters of G-R-I-S held when the match ends")
+ROUND_FIELDS = {
+    "signal_first_rate": _SIGNAL,
+    "letter_rate": _LETTER,
+    "dealt_complete_rate": Field(
+        "rate", "share of finished rounds dealt five of a suit", words="held five of a suit as dealt"
+    ),
+    "finished": Field("count", "rounds", words="rounds that ended with a letter", of="n"),
+    "stalled": Field(
+        "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)", of="n"
+    ),
+    "stalled_rate": Field("rate", "share of rounds stalled", "lower"),
+    "mean_passes": Field("mean", "passes per finished round"),
+    "dealt_signal_rate": Field(
+        "rate", "share of finished rounds with five of a suit as dealt", words="a signal before any pass"
+    ),
+    "stall_cap": Field("setting", "passes", words="passes after which a round counts as stalled"),
+    "letter": _LETTER,
+    "signal_first": _SIGNAL,
+}
+MATCH_FIELDS = {
+    "loss_rate": _LOSS,
+    "mean_letters": _LETTERS,
+    "first_dealer_rate": Field("rate", "share of finished matches dealt first"),
+    "finished": Field("count", "matches", words="matches that ended with a loser", of="n"),
+    "abandoned": Field(
+        "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
+    ),
+    "abandoned_rate": Field("rate", "share of matches abandoned", "lower"),
+    "stalled": Field("count", "rounds", "lower", "stalled rounds of the finished matches (dealt again)"),
+    "mean_rounds": Field("mean", "rounds per finished match"),
+    "mean_passes": Field("mean", "passes per round"),
+    "abandon_after": Field("setting", "stalled rounds", words="stalled rounds in a row that end a match"),
+    "loss": _LOSS,
+    "letters": _LETTERS,
+}
 
 
 class Gris(Game):
@@ -153,6 +201,9 @@ class Gris(Game):
         return out
 
     # --- per-game records ---------------------------------------------------------
+
+    def fields(self, unit: str) -> dict[str, Field]:
+        return ROUND_FIELDS if unit == "round" else MATCH_FIELDS
 
     def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
         if unit == "round":

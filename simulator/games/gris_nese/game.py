@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.cards import name
+from simulator.fields import Field
 from simulator.games.base import Game, Metric, Table, Variant
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese import rules as R
@@ -15,6 +16,7 @@ from simulator.games.gris_nese.variants import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     STALL_CAP,
+    UNCLEAR_MARGIN_RANGE,
     Rules,
 )
 from simulator.reaction import profile_arrays
@@ -26,6 +28,51 @@ def _parse_margin(text: str) -> float:
         return float(text.strip().replace(",", "."))
     except ValueError:
         raise ValueError("unclear_margin is a number of seconds, e.g. 0.05") from None
+
+
+# What each figure of ``summarise`` and each metric of ``metrics`` means (simulator/fields.py).
+# RULES.md §6: round rates rest on the rounds that ended with a loser (neither stalled nor
+# replayed); match figures on the finished (not abandoned) matches.
+_SIGNAL_FIRST = Field("rate", "share of counted rounds signalled first", "higher", "touched the nose first")
+_OUT = Field("rate", "share of counted rounds eliminated", "lower", "last to touch the nose, and left")
+_WIN = Field("rate", "share of finished matches won", "higher", "one of the two joint winners")
+_PLACE = Field("mean", "place in the match", "lower", "1 = joint winner, n = first out", note="1 is best")
+ROUND_FIELDS = {
+    "signal_first_rate": _SIGNAL_FIRST,
+    "eliminated_rate": _OUT,
+    "mean_passes": Field("mean", "pass steps per counted round"),
+    "dealt_signal_rate": Field(
+        "rate", "share of counted rounds with four of a kind as dealt", words="a signal before any pass"
+    ),
+    "all_signal_rate": Field(
+        "rate", "share of counted rounds where everyone signalled", words="every player held four of a kind"
+    ),
+    "stalled": Field(
+        "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)", of="n"
+    ),
+    "replayed": Field(
+        "count", "rounds", words="rounds replayed: the last two touches too close to call", of="n"
+    ),
+    "eliminated": _OUT,
+    "signal": Field(
+        "rate",
+        "share of counted rounds ending with four of a kind",
+        "higher",
+        "held four of a kind at the end",
+    ),
+}
+MATCH_FIELDS = {
+    "win_rate": _WIN,
+    "mean_place": _PLACE,
+    "mean_rounds": Field("mean", "rounds per finished match"),
+    "replayed": Field("count", "rounds", words="replayed rounds of the finished matches"),
+    "stalled": Field("count", "rounds", "lower", "stalled rounds of the finished matches (dealt again)"),
+    "abandoned": Field(
+        "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
+    ),
+    "win": _WIN,
+    "place": _PLACE,
+}
 
 
 class GrisNese(Game):
@@ -46,7 +93,8 @@ class GrisNese(Game):
     variants = {
         "unclear_margin": Variant(
             _parse_margin,
-            "seconds: when the two latest touches differ by less, the round is replayed (default 0 = off)",
+            "seconds: when the two latest touches differ by less, the round is replayed (default 0 = off; "
+            f"{UNCLEAR_MARGIN_RANGE[0]:g} to {UNCLEAR_MARGIN_RANGE[1]:g} s)",
         ),
     }
 
@@ -118,6 +166,9 @@ class GrisNese(Game):
             "abandoned": int(a[R.M_ABANDONED]),
             "seats": seats,
         }
+
+    def fields(self, unit: str) -> dict[str, Field]:
+        return ROUND_FIELDS if unit == "round" else MATCH_FIELDS
 
     def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
         return R.record_columns(unit, n_seats)

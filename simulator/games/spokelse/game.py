@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simulator.fields import Field
 from simulator.games.base import Game, Metric, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import rules as R
 from simulator.games.spokelse.observation import SOURCE
-from simulator.games.spokelse.variants import Rules
+from simulator.games.spokelse.variants import TARGET_RANGE, Rules
 from simulator.stats import mean_ci, rate_ci
 
 
@@ -28,9 +29,45 @@ def _parse_target(text: str) -> int:
         v = int(text)
     except ValueError:
         raise ValueError("the target is a whole number of points") from None
-    if v < 1:
-        raise ValueError("the target must be at least 1 point")
+    lo, hi = TARGET_RANGE
+    if not lo <= v <= hi:
+        raise ValueError(f"the target must be from {lo} to {hi} points")
     return v
+
+
+# What each figure of ``summarise`` and each metric of ``metrics`` means (simulator/fields.py).
+_SCORE = Field("mean", "points per round", "lower", "points at the end of the round (row plus ghost)")
+_WIN = Field("rate", "share of rounds won", "higher", "won the round (strictly lower score)")
+_LOSS = Field("rate", "share of matches lost", "lower", "lost the match (the higher total)")
+_TOTAL = Field("mean", "points per match", "lower", "the match total when the match ends")
+ROUND_FIELDS = {
+    "mean_score": _SCORE,
+    "win_rate": _WIN,
+    "tie_rate": Field("rate", "share of rounds tied", words="both seats scored the same"),
+    "mean_score_diff": Field(
+        "diff", "points per round, seat 0 minus seat 1", words="paired difference of the scores"
+    ),
+    "mean_turns": Field("mean", "turns per round", words="turns played in the round, both seats"),
+    "capped": Field(
+        "count", "rounds", "lower", "rounds stopped at the turn cap (scored as they stand)", of="n"
+    ),
+    "capped_rate": Field("rate", "share of rounds stopped at the turn cap", "lower"),
+    "score": _SCORE,
+    "win": _WIN,
+}
+MATCH_FIELDS = {
+    "loss_rate": _LOSS,
+    "mean_total": _TOTAL,
+    "first_dealer_rate": Field("rate", "share of matches dealt first", words="dealt the first round"),
+    "draw_rate": Field("rate", "share of matches drawn", words="both totals equal at the end"),
+    "mean_rounds": Field("mean", "rounds per match"),
+    "first_dealer_loss_rate": Field(
+        "rate", "share of matches the first dealer lost", words="the seat that dealt first lost"
+    ),
+    "capped": Field("count", "rounds", "lower", "rounds of the matches stopped at the turn cap"),
+    "loss": _LOSS,
+    "total": _TOTAL,
+}
 
 
 class Spokelse(Game):
@@ -47,7 +84,10 @@ class Spokelse(Game):
     rules_type = Rules
     variants = {
         "jack": Variant(_parse_jack, "points of a jack: 0.5 (default) or 11"),
-        "target": Variant(_parse_target, "match total that ends a match: 21 (default)"),
+        "target": Variant(
+            _parse_target,
+            f"match total that ends a match: 21 (default), {TARGET_RANGE[0]} to {TARGET_RANGE[1]} points",
+        ),
     }
 
     def rules_arrays(self, table: Table) -> tuple[np.ndarray, np.ndarray]:
@@ -121,6 +161,9 @@ class Spokelse(Game):
             "capped": int(a[R.M_CAPPED]),
             "seats": seats,
         }
+
+    def fields(self, unit: str) -> dict[str, Field]:
+        return ROUND_FIELDS if unit == "round" else MATCH_FIELDS
 
     def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
         return R.REC_ROUND if unit == "round" else R.REC_MATCH
