@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from simulator.api import make_table, resolve_players
+from simulator.compiling import game_title
 from simulator.games import all_games
 from simulator.runner import BlockRunner
 from strategies.registry import families
@@ -21,6 +23,8 @@ def warm() -> list[tuple[str, str, float]]:
         for unit in ("round", "match"):
             t0 = time.perf_counter()
             runner = BlockRunner(table, players, unit, 0)
+            message = f"compiling the {game_title(game)} kernel into numba's cache (once)"
+            runner.kernel = replace(runner.kernel, message=message)
             runner.play(0, 1, n_chunks=1)
             runner.records(0, 1, n_chunks=1)
             out.append((game.name, unit, time.perf_counter() - t0))

@@ -1,0 +1,122 @@
+"""kortsim says, in one line on stderr, when and why it compiles (simulator/compiling.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from numba import njit
+
+from simulator import compiling
+from simulator.compiling import announced, kernel_message
+from simulator.games import get_game
+from strategies.registry import load_plugin, parse_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = ROOT / "examples" / "my_strategy.py"
+SIMULATE = ["simulate", "spokelse", "-s", "threshold:k=4", "-s", "passive", "--rounds", "1000", "--seed", "1"]
+BUILTIN_LINE = "compiling the Spøkelse kernel (first run only; `kortsim warm` does this ahead)"
+PLUGIN_LINE = (
+    "compiling strategy lowball from my_strategy.py with the Spøkelse kernel (every run with a plugin)"
+)
+
+
+def kortsim(*args: str, cache_dir: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    cmd = [sys.executable, "-m", "simulator.cli", *args]
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
+def compiling_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("compiling")]
+
+
+@pytest.mark.slow
+def test_cold_cache_says_it_compiles_once_and_warm_cache_is_silent(tmp_path):
+    cache = tmp_path / "numba-cache"
+    cold = kortsim(*SIMULATE, "--json", cache_dir=cache)
+    assert cold.returncode == 0, cold.stderr
+    assert compiling_lines(cold.stderr) == [BUILTIN_LINE]
+    assert json.loads(cold.stdout)["n"] == 1000  # stdout is the JSON document alone
+    assert "compiling" not in cold.stdout
+
+    warm = kortsim(*SIMULATE, "--json", cache_dir=cache)
+    assert warm.returncode == 0, warm.stderr
+    assert compiling_lines(warm.stderr) == []
+    assert json.loads(warm.stdout)["seats"] == json.loads(cold.stdout)["seats"]
+
+
+@pytest.mark.slow
+def test_a_plugin_run_says_its_strategy_is_compiled():
+    args = ["simulate", "spokelse", "--plugin", str(PLUGIN), "-s", "lowball:keep=3", "-s", "threshold:k=4"]
+    r = kortsim(*args, "--rounds", "1000", "--seed", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert compiling_lines(r.stderr) == [PLUGIN_LINE]
+    assert json.loads(r.stdout)["n"] == 1000
+
+
+def test_the_line_comes_once_before_the_first_compile_only(caplog):
+    @njit
+    def plus_one(x):
+        return x + 1
+
+    with caplog.at_level(logging.INFO, logger="kortsim"):
+        with announced("compiling plus_one (a test)"):
+            assert plus_one(1) == 2
+        with announced("compiling plus_one (a test)"):
+            assert plus_one(2.5) == 3.5  # compiles again, but was announced already
+        with announced("compiling plus_one again (a test)"):
+            assert plus_one(3) == 4  # already compiled: nothing to say
+    said = [r.getMessage() for r in caplog.records if r.name == "kortsim"]
+    assert said == ["compiling plus_one (a test)"]
+
+
+def test_without_logging_set_up_the_line_goes_to_stderr(monkeypatch, capsys):
+    monkeypatch.setattr(compiling.logger, "hasHandlers", lambda: False)
+
+    @njit
+    def times_two(x):
+        return 2 * x
+
+    with announced("compiling times_two (a test)"):
+        times_two(3)
+    captured = capsys.readouterr()
+    assert captured.err == "compiling times_two (a test)\n"
+    assert captured.out == ""
+
+
+def test_messages_name_the_kernel_or_the_strategy_and_why():
+    spokelse, gris = get_game("spokelse"), get_game("gris")
+    greedy = parse_spec("greedy", "gris")
+    assert kernel_message(gris, [greedy] * 4, builtin=True) == (
+        "compiling the Gris kernel (first run only; `kortsim warm` does this ahead)"
+    )
+    load_plugin(PLUGIN)
+    players = [parse_spec("lowball:keep=3", "spokelse"), parse_spec("threshold:k=4", "spokelse")]
+    assert kernel_message(spokelse, players, builtin=False) == PLUGIN_LINE
+    from experiments.spokelse_strategy import lab
+
+    assert kernel_message(spokelse, [lab(), lab()], builtin=False) == (
+        "compiling strategy threshold-lab from spokelse_strategy.py with the Spøkelse kernel "
+        "(every run that uses it)"
+    )
+
+
+def test_a_trace_names_the_strategies_it_compiles():
+    spokelse = get_game("spokelse")
+    shipped = [parse_spec("threshold:k=4", "spokelse"), parse_spec("passive", "spokelse")]
+    assert compiling.trace_message(spokelse, shipped) == (
+        "compiling threshold, passive for the Spøkelse trace (first run only)"
+    )
+    load_plugin(PLUGIN)
+    mine = [parse_spec("lowball", "spokelse"), shipped[0]]
+    assert compiling.trace_message(spokelse, mine) == (
+        "compiling lowball, threshold for the Spøkelse trace (every run with a plugin)"
+    )
