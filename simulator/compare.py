@@ -41,23 +41,25 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
+from simulator import formatting
 from simulator.api import (
+    SeedLike,
     make_table,
     resolve_game,
     resolve_seed,
     resolve_unit,
+    seed_provenance,
 )
 from simulator.backends import (
     Backend,
@@ -71,10 +73,24 @@ from simulator.backends import (
 )
 from simulator.games.base import Game, InputError, Metric, Table
 from simulator.reaction import parse_profile
-from simulator.results import SCHEMA_VERSION, package_version
+from simulator.results import (
+    MAX_SHOWN,
+    SCHEMA_VERSION,
+    Shown,
+    html_table,
+    interval_plot,
+    metric_shown,
+    package_version,
+    plain,
+    short,
+    unit_words,
+)
 from simulator.runner import DEFAULT_BLOCK, BlockRunner
 from simulator.stats import LEVEL, z_value
 from strategies.registry import Player, load_plugin, parse_spec
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 FIELD = -1  # a seat taken by the field player in a seating
 
@@ -150,17 +166,156 @@ class PairedSums:
             self.better[i] += wins.sum(axis=0)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class CompareResult:
-    """Per-candidate figures, paired differences and ranking; ``summary`` is JSON-ready."""
+    """Per-candidate figures, paired differences and ranking; ``summary`` is JSON-ready.
+
+    ``frames`` holds one DataFrame per metric (``frames["score"]``: one row per
+    candidate, the figure, its paired difference to the baseline, p-values; intervals
+    as ``_lo``/``_hi``) and ``frames["ranking"]`` (Bradley–Terry, three candidates or
+    more).  ``repr`` is a few lines on the primary metric, Jupyter shows HTML tables,
+    :meth:`plot` draws the paired differences (or the figures) with their intervals.
+    """
 
     summary: dict[str, Any]
     frames: dict[str, pd.DataFrame]
 
-    def to_json(self, indent: int | None = 2) -> str:
-        import json
+    def __post_init__(self) -> None:
+        self.summary = plain(self.summary)
 
-        return json.dumps(self.summary, indent=indent, ensure_ascii=False)
+    def to_json(self, indent: int | None = 2) -> str:
+        """The summary as strict JSON: a figure nothing was counted for is ``null``."""
+        from simulator.results import dumps_json
+
+        return dumps_json(self.summary, indent=indent)
+
+    def _shown(self, metric: str | None = None) -> tuple[str, Shown]:
+        metrics = self.summary["metrics"]
+        name = metric or next(iter(metrics))
+        if name not in metrics:
+            raise InputError(f"no metric {name!r} in this comparison (metrics: {', '.join(metrics)})")
+        return name, metric_shown(self.summary, name)
+
+    def _heading(self) -> str:
+        s = self.summary
+        against = f" against {s['field']}" if s.get("field") else ""
+        return (
+            f"{s['game']}: {len(s['strategies'])} strategies{against} on {s['n']:,} deals "
+            f"({unit_words(s['unit'])}), seed {s['seed']}"
+        )
+
+    def __repr__(self) -> str:
+        s = self.summary
+        name, shown = self._shown()
+        rows = s["metrics"][name]["strategies"]
+        lines = [f"<kortsim CompareResult> {self._heading()}"]
+        lines.append(f"{s['design']}; differences against {s['baseline']}")
+        lines.append(", ".join(p for p in (shown.label, shown.direction) if p) + "; [95% interval]:")
+        width = max(len(short(r["player"])) for r in rows[:MAX_SHOWN])
+        values = [shown.text(r[name], r[f"{name}_ci"]) for r in rows[:MAX_SHOWN]]
+        v_width = max(len(v) for v in values)
+        for r, value in zip(rows, values):
+            if "diff" in r:
+                diff = shown.diff_text(r["diff"], r["diff_ci"])
+                extra = f"  diff {diff}  p (Holm) {formatting.p_value(r.get('p_holm'))}"
+            else:
+                extra = "  (baseline)"
+            lines.append(f"  {short(r['player']):<{width}}  {value:<{v_width}}{extra}")
+        if len(rows) > MAX_SHOWN:
+            lines.append(f"  ... and {len(rows) - MAX_SHOWN} more (see .frames[{name!r}])")
+        lines.append(f".frames: {', '.join(self.frames)}; .plot(); .summary: the JSON document")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        s = self.summary
+        parts = []
+        for name in s["metrics"]:
+            _, shown = self._shown(name)
+            head = ["player", shown.label, "difference to baseline", "p (Holm)", "variance reduction"]
+            rows = []
+            for r in s["metrics"][name]["strategies"]:
+                diff = shown.diff_text(r.get("diff"), r.get("diff_ci"))
+                vr = r.get("variance_reduction")
+                rows.append(
+                    [
+                        r["player"],
+                        shown.text(r[name], r[f"{name}_ci"]),
+                        diff if "diff" in r else "(baseline)",
+                        formatting.p_value(r.get("p_holm")) if "diff" in r else "",
+                        f"{vr:.1f}×" if vr else "",
+                    ]
+                )
+            caption = (
+                f"{self._heading()}. {shown.caption}. Differences are paired on the same deals "
+                f"(pp: percentage points), against {s['baseline']}; in brackets: 95% intervals."
+            )
+            parts.append(html_table(caption, head, rows, "kortsim-compare", left=1))
+        if s.get("ranking"):
+            rows = [
+                [r["rank"], r["player"], formatting.mean(r["strength"], r["strength_ci"])]
+                for r in s["ranking"]
+            ]
+            parts.append(
+                html_table(
+                    f"Bradley–Terry ranking on deals won ({s['head_to_head']['metric']}): "
+                    f"log-strength, {s['baseline']} = 0, higher is stronger; 95% intervals.",
+                    ["rank", "player", "log-strength"],
+                    rows,
+                    "kortsim-ranking",
+                )
+            )
+        return "\n".join(parts)
+
+    def plot(self, metric: str | None = None, kind: str = "diff", ax: Axes | None = None) -> Axes:
+        """The candidates' paired differences to the baseline (``kind="diff"``) or their
+        figures (``kind="value"``) for ``metric`` (default: the primary one), with 95%
+        intervals.
+
+        Parameters
+        ----------
+        metric
+            A metric of ``summary["metrics"]`` (``"score"``, ``"loss"``, ...).
+        kind
+            ``"diff"`` (the baseline is the dashed zero line) or ``"value"``.
+        ax
+            Draw into these Axes; default: a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        if kind not in ("diff", "value"):
+            raise InputError(f"kind must be 'diff' or 'value', not {kind!r}")
+        name, shown = self._shown(metric)
+        s = self.summary
+        rows = s["metrics"][name]["strategies"]
+        if kind == "value":
+            return interval_plot(
+                [r["player"] for r in rows],
+                [r[name] for r in rows],
+                [r[f"{name}_ci"] for r in rows],
+                shown=shown,
+                xlabel="strategy",
+                title=f"{s['game']}: {shown.title} per strategy, 95% intervals",
+                ax=ax,
+            )
+        rows = [r for r in rows if "diff" in r]
+        unit = "percentage points" if shown.percent else shown.unit
+        diff_shown = Shown(name, f"difference in {shown.title}", unit, shown.direction, percent=shown.percent)
+        return interval_plot(
+            [r["player"] for r in rows],
+            [r["diff"] for r in rows],
+            [r["diff_ci"] for r in rows],
+            shown=diff_shown,
+            xlabel="strategy",
+            title=(
+                f"{s['game']}: {shown.title} minus {s['baseline']}'s, paired on the same deals, "
+                "with 95% intervals"
+            ),
+            ax=ax,
+            reference=0.0,
+            reference_label=f"{s['baseline']} (baseline)",
+        )
 
 
 def _outcome_totals(
@@ -186,9 +341,9 @@ def compare(
     *,
     rounds: int | None = None,
     matches: int | None = None,
-    field_strategy: str | Player | None = None,
+    field: str | Player | None = None,
     baseline: str | Player | None = None,
-    seed: int | None = None,
+    seed: SeedLike | None = None,
     rules: Mapping[str, Any] | Any = None,
     players: int | None = None,
     reaction: Sequence[Any] | None = None,
@@ -196,13 +351,25 @@ def compare(
     block_size: int = DEFAULT_BLOCK,
     plugins: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
+    on_plan: Callable[[int], None] | None = None,
     reactions: Sequence[Any] | None = None,
     on_block: Callable[[int, Design, list[np.ndarray]], None] | None = None,
     backend: str = "local",
     scheduler: str | None = None,
     workers: int | None = None,
+    field_strategy: str | Player | None = None,
 ) -> CompareResult:
     """Compare strategies on the same deals; see the module docstring for the design.
+
+    The keywords are the options of ``kortsim compare``: ``rounds``/``matches``
+    (``--rounds``/``--matches``: deals), ``field`` (``--field``: the strategy filling
+    the other seats; Gris games default to ``greedy``), ``baseline`` (``--baseline``:
+    differences are against it; default the first strategy), ``seed`` (``--seed``; an
+    int, numpy integer or ``numpy.random.SeedSequence``, as for
+    :func:`simulator.simulate`), ``rules`` (``--rule NAME=VALUE``, as a mapping),
+    ``players``, ``reaction``, ``threads``, ``plugins`` (``--plugin``), ``backend``,
+    ``scheduler`` and ``workers``.  ``field_strategy`` is the old name of ``field``
+    (deprecated; it still works and warns).
 
     ``reactions`` (Gris games) gives each candidate its own reaction profile, part of
     the player rather than of the seat: ``(median, sigma)``, ``"MEDIAN[,SIGMA]"`` or
@@ -212,13 +379,28 @@ def compare(
     every block's per-seating records (``records[s]`` for ``design.seatings[s]``).
     ``backend``, ``scheduler`` and ``workers`` choose where blocks are played, as for
     :func:`simulator.simulate` (the numbers are the same).
+
+    ``progress(games)`` is called after every block with the games it played (its
+    deals × the seatings), and ``on_plan(total)`` once before play starts with the
+    number of games the comparison plays in all (a progress bar's total,
+    :func:`simulator.progress.progress_bar`).
     """
+    if field_strategy is not None:
+        warnings.warn(
+            "compare(field_strategy=...) is deprecated; use field=... (the CLI's --field)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if field is not None and field != field_strategy:
+            raise InputError("give field= only (field_strategy= is its old name), not both")
+        field = field_strategy
     for path in plugins:
         load_plugin(path)
     g = resolve_game(game)
     unit, n = resolve_unit(rounds, matches)
     chosen = resolve_backend(backend)
     check_backend_options(chosen, scheduler, workers, threads)
+    seed_extra = seed_provenance(seed)
     seed = resolve_seed(seed)
     table = make_table(g, rules, players, reaction)
     cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
@@ -232,7 +414,7 @@ def compare(
     if len(set(specs)) != len(specs):
         raise InputError("each strategy may be compared once; give distinct specs")
     default_field = None if g.name == "spokelse" else "greedy"
-    fld = field_strategy if field_strategy is not None else None
+    fld = field
     use_default_field = fld is None and default_field is not None and len(cands) != table.n_seats
     if use_default_field:
         fld = default_field
@@ -267,6 +449,8 @@ def compare(
             tuple(PlayRecipe.of(t, ps, unit, seed, True, plugins) for t, ps in zip(tables, seat_players)),
             reduce,
         )
+    if on_plan is not None:
+        on_plan(n * len(design.seatings))
     runners: list[BlockRunner] = []
     compile_s = 0.0
     if recipe is None:
@@ -290,7 +474,7 @@ def compare(
             sums[m.name].merge(part[m.name])
         dropped += drop
         if progress is not None:
-            progress(count)
+            progress(count * len(design.seatings))
 
     ran = run_blocks(
         work, BlockPlan([(0, n)], block_size), merge, backend=chosen, scheduler=scheduler, workers=workers
@@ -306,6 +490,7 @@ def compare(
     summary["elapsed_s"] = elapsed
     summary["compile_s"] = compile_s
     summary["games_per_s"] = n * len(design.seatings) / elapsed if elapsed > 0 else None
+    summary.update(seed_extra)
     return CompareResult(summary, frames_of(summary))
 
 
@@ -379,6 +564,10 @@ def _metric_block(
     m: Metric, s: PairedSums, appearances: np.ndarray, specs: list[str], base: int
 ) -> tuple[list[dict], dict]:
     """Per-candidate means and paired differences to the baseline for one metric."""
+    # Imported here, not at the top: scipy and statsmodels cost a second at every start-up.
+    from scipy import stats as sps
+    from statsmodels.stats.multitest import multipletests
+
     k, n = s.k, s.n
     z = z_value()
     a = appearances.astype(np.float64)
@@ -451,8 +640,6 @@ def bradley_terry(better: np.ndarray, specs: list[str], base: int) -> list[dict]
         w.append(1)
     if not rows:
         return None
-    import warnings
-
     try:
         with warnings.catch_warnings():
             # Small runs can separate perfectly; the intervals then say how little is known.
@@ -527,19 +714,23 @@ def summarise(
     }
 
 
+def _flat(row: dict[str, Any]) -> dict[str, Any]:
+    """A JSON row with its ``<name>_ci`` pairs as ``<name>_lo`` / ``<name>_hi`` columns."""
+    flat: dict[str, Any] = {}
+    for key, v in row.items():
+        if key.endswith("_ci"):
+            flat[key[:-3] + "_lo"], flat[key[:-3] + "_hi"] = v
+        else:
+            flat[key] = v
+    return flat
+
+
 def frames_of(summary: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """One DataFrame per metric (one row per candidate) and ``ranking`` (Bradley–Terry,
+    with more than two candidates); intervals as ``_lo``/``_hi`` columns in all of them."""
     out = {}
     for name, block in summary["metrics"].items():
-        rows = []
-        for r in block["strategies"]:
-            flat: dict[str, Any] = {}
-            for key, v in r.items():
-                if key.endswith("_ci"):
-                    flat[key[:-3] + "_lo"], flat[key[:-3] + "_hi"] = v
-                else:
-                    flat[key] = v
-            rows.append(flat)
-        out[name] = pd.DataFrame(rows)
+        out[name] = pd.DataFrame([_flat(r) for r in block["strategies"]])
     if summary.get("ranking"):
-        out["ranking"] = pd.DataFrame(summary["ranking"])
+        out["ranking"] = pd.DataFrame([_flat(r) for r in summary["ranking"]])
     return out

@@ -23,6 +23,14 @@ the game's record columns (int64)
     Whether the game enters the figures (False for stalled, replayed or
     abandoned games, RULES.md §6).
 
+**In memory and in long format.**  ``simulate(..., records=True)`` without
+``out`` keeps the records in memory instead (at most ``MAX_RECORDS_IN_MEMORY``
+games; above that it refuses and points to ``out=``): ``result.records()`` gives
+the frame above, ``result.records(long=True)`` one row per game and seat with
+columns ``game``, ``seat``, ``player``, one column per metric (``score``,
+``win``, ...) and ``counted`` (:func:`long_records`).  ``read_records(DIR,
+long=True)`` reads a run folder's records in the same long format.
+
 File and schema metadata: ``kortsim.provenance`` (seed, rules, strategies and
 a hash of their source, versions), ``kortsim.settings`` (the run's settings,
 as in ``run.json``) and ``kortsim.columns`` (a description of every column),
@@ -53,6 +61,10 @@ from simulator.games.base import Game, InputError, Metric
 
 RECORDS_DIR = "records"
 RECORDS_FORMAT = 1
+MAX_RECORDS_IN_MEMORY = 1_000_000
+"""Games whose records ``simulate(..., records=True)`` keeps in memory without ``out``
+(1,000,000 Spøkelse rounds: about 60 MB, as much again in long format); longer runs
+stream them to ``out/records/``."""
 PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 
 GAME_DOC = (
@@ -251,14 +263,79 @@ def records_dataset(out: str | Path):
     return ds.dataset(folder, format="parquet")
 
 
-def read_records(out: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+def read_records(out: str | Path, columns: Sequence[str] | None = None, long: bool = False) -> pd.DataFrame:
     """A run's records as a DataFrame in game order (mind memory for long runs: use
-    :func:`records_dataset` or DuckDB to aggregate without loading everything)."""
-    table = records_dataset(out).to_table(columns=list(columns) if columns else None)
+    :func:`records_dataset` or DuckDB to aggregate without loading everything).
+
+    Parameters
+    ----------
+    out
+        The run folder (``--out DIR``) or its ``records`` folder.
+    columns
+        Read only these columns of the on-disk (wide) format.
+    long
+        One row per game and seat (``game``, ``seat``, ``player``, one column per
+        metric, ``counted``; see :func:`long_records`) instead of one row per game.
+    """
+    if long and columns:
+        raise InputError("give columns= for the wide format or long=True, not both")
+    try:
+        table = records_dataset(out).to_table(columns=list(columns) if columns else None)
+    except (FileNotFoundError, pa.ArrowInvalid) as exc:
+        raise InputError(f"{out} holds no readable records: {str(exc).splitlines()[0]}") from None
     frame = table.to_pandas()
     if "game" in frame.columns:
         frame = frame.sort_values("game", kind="stable").reset_index(drop=True)
-    return frame
+    if not long:
+        return frame
+    from simulator.games import get_game
+
+    meta = records_metadata(out)
+    settings = meta.get("settings", {})
+    players = [p["spec"] for p in meta.get("provenance", {}).get("strategies", [])]
+    game = get_game(settings["game"])
+    return long_records(frame, game, settings["unit"], int(settings["players"]), players)
+
+
+def records_frame(
+    game: Game, unit: str, n_seats: int, blocks: Sequence[tuple[int, np.ndarray]]
+) -> pd.DataFrame:
+    """Records kept in memory, in the on-disk columns and in game order: ``blocks`` holds
+    ``(first game, int64[games, record columns])`` pairs in any order."""
+    schema = record_schema(game, unit, n_seats)
+    tables = [
+        records_table(game, unit, n_seats, first, rec, schema)
+        for first, rec in sorted(blocks, key=lambda b: b[0])
+    ]
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    return table.to_pandas()
+
+
+def long_records(
+    wide: pd.DataFrame, game: Game, unit: str, n_seats: int, players: Sequence[str]
+) -> pd.DataFrame:
+    """Records in long format: one row per game and seat, in game then seat order.
+
+    Columns: ``game`` (int64), ``seat`` (int64), ``player`` (the seat's strategy spec,
+    categorical), one column per metric of ``game.metrics(unit)`` (``<metric>_seat<s>``
+    of the wide format, same values and types) and ``counted`` (bool, the game's).
+    """
+    n = len(wide)
+    if len(players) != n_seats:
+        raise InputError(f"{len(players)} players for {n_seats} seats: give one strategy spec per seat")
+    names = [str(p) for p in players]
+    cols: dict[str, Any] = {
+        "game": np.repeat(wide["game"].to_numpy(dtype=np.int64), n_seats),
+        "seat": np.tile(np.arange(n_seats, dtype=np.int64), n),
+        "player": pd.Categorical(
+            np.tile(np.asarray(names, dtype=object), n), categories=list(dict.fromkeys(names))
+        ),
+    }
+    for m in game.metrics(unit):
+        seat_cols = [f"{m.name}_seat{s}" for s in range(n_seats)]
+        cols[m.name] = wide[seat_cols].to_numpy().reshape(-1)
+    cols["counted"] = np.repeat(wide["counted"].to_numpy(dtype=bool), n_seats)
+    return pd.DataFrame(cols)
 
 
 def records_metadata(out: str | Path) -> dict[str, Any]:

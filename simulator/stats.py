@@ -13,13 +13,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats as sps
-from statsmodels.stats.proportion import proportion_confint
 
 LEVEL = 0.95
 
 
 def z_value(level: float = LEVEL) -> float:
+    from scipy import stats as sps  # imported when first needed: it costs a second at start-up
+
     return float(sps.norm.ppf(0.5 + level / 2))
 
 
@@ -27,6 +27,8 @@ def rate_ci(k: int, n: int, level: float = LEVEL) -> tuple[float, list[float]]:
     """``k`` successes in ``n`` trials: the rate and its Wilson interval."""
     if n <= 0:
         return float("nan"), [float("nan"), float("nan")]
+    from statsmodels.stats.proportion import proportion_confint  # imported when first needed
+
     lo, hi = proportion_confint(int(k), int(n), alpha=1 - level, method="wilson")
     # The Wilson bounds are exactly 0 and 1 at k = 0 and k = n; clear rounding dust.
     lo = 0.0 if k == 0 else float(lo)

@@ -69,7 +69,7 @@ def test_a_randomised_strategy_against_itself_is_paired_tightly():
     r = compare(
         "spokelse",
         ["coin-threshold:mode=0", "coin-threshold:mode=1"],
-        field_strategy="threshold:k=4",
+        field="threshold:k=4",
         rounds=20_000,
         seed=4,
     )
@@ -125,7 +125,7 @@ def test_reaction_profiles_follow_the_candidate():
     r = compare(
         "gris-nese",
         ["greedy", "greedy", "greedy"],
-        field_strategy="greedy",
+        field="greedy",
         rounds=1500,
         players=4,
         seed=6,
@@ -143,7 +143,7 @@ def test_reaction_profiles_follow_the_candidate():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"strategies": ["threshold:k=4"], "field_strategy": "greedy"}, "is for gris"),
+        ({"strategies": ["threshold:k=4"], "field": "greedy"}, "is for gris"),
         ({"strategies": ["threshold:k=4", "threshold:k=4"]}, "distinct"),
         ({"strategies": ["threshold:k=4", "passive"], "baseline": "expect"}, "baseline"),
         ({"strategies": ["threshold:k=4", "passive"], "reactions": [None, None]}, "no reaction model"),

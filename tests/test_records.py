@@ -144,6 +144,9 @@ def test_leftovers_of_a_killed_run_are_pruned_and_missing_records_refused(tmp_pa
         writer.prune([(0, 200)])
 
 
-def test_records_need_a_run_folder():
-    with pytest.raises(InputError, match="--records needs --out"):
-        simulate("spokelse", "passive", rounds=10, seed=1, records=True)
+def test_records_without_a_run_folder_are_kept_in_memory():
+    # Bounded: above MAX_RECORDS_IN_MEMORY games it refuses (tests/test_api_notebook.py).
+    result = simulate("spokelse", "passive", rounds=10, seed=1, records=True)
+    frame = result.records()
+    assert list(frame["game"]) == list(range(10))
+    assert list(frame.columns) == record_schema(SPOKELSE, "round", 2).names
