@@ -24,6 +24,7 @@ costs little, long enough that per-block overhead is negligible.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
@@ -156,7 +157,7 @@ class PluginFile:
             tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
             tmp.write_text(self.text, encoding="utf-8")
             os.replace(tmp, copy)
-        load_plugin(copy)
+        load_plugin(copy, source=self.path)  # the copy stands for that file (names, reloads)
 
 
 def shippable_plugins(
@@ -549,6 +550,135 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+DEFAULT_CONNECT_TIMEOUT = 10.0  # seconds to wait for a scheduler, and again for its first worker
+MAX_CONNECT_TIMEOUT = 3600.0
+
+
+def check_connect_timeout(timeout: float | None) -> float:
+    """The connect timeout in seconds (``DEFAULT_CONNECT_TIMEOUT`` when None), or one line."""
+    if timeout is None:
+        return DEFAULT_CONNECT_TIMEOUT
+    try:
+        t = float(timeout)
+    except (TypeError, ValueError):
+        raise InputError(f"--connect-timeout takes a number of seconds, not {timeout!r}") from None
+    if not 0 < t <= MAX_CONNECT_TIMEOUT:  # also refuses NaN
+        raise InputError(
+            f"--connect-timeout {t:g}: give more than 0 and at most {MAX_CONNECT_TIMEOUT:g} seconds"
+        )
+    return t
+
+
+def _scheduler_address(address: str) -> str:
+    """``address``, or the address in the scheduler file ``address``."""
+    if not Path(address).is_file():
+        return address
+    try:
+        import json
+
+        found = json.loads(Path(address).read_text(encoding="utf-8")).get("address")
+    except (OSError, ValueError, AttributeError):
+        found = None
+    if not isinstance(found, str) or not found:
+        raise InputError(f"--scheduler {address}: the file is not a Dask scheduler file (no address in it)")
+    return found
+
+
+def probe_scheduler(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is, within ``timeout`` seconds overall; one line unless a Dask
+    scheduler answers.  A ``distributed.Client`` given an address that accepts connections
+    but speaks another protocol (an HTTP server) waits for ever, and one that gives up
+    leaves a half-built client whose ``__del__`` prints a traceback at exit: so the address
+    is checked first, with a plain message exchange on a thread of its own."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    reason = _unreachable(address, timeout)
+    if reason is not None:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {reason}")
+    answer: dict[str, Any] = {}
+
+    deadline = time.monotonic() + timeout
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await asyncio.wait_for(comm.read(), max(0.1, deadline - time.monotonic()))
+        finally:
+            comm.abort()
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            answer["reply"] = loop.run_until_complete(asyncio.wait_for(ask(), timeout + 1.0))
+        except BaseException as exc:  # reported below, in one line
+            answer["error"] = exc
+        finally:
+            with _quiet_unraisable():
+                loop.close()
+
+    t = threading.Thread(target=run, name="kortsim-probe-scheduler", daemon=True)
+    t.start()
+    t.join(timeout + 3.0)
+    reply, exc = answer.get("reply"), answer.get("error")
+    if t.is_alive() or isinstance(exc, TimeoutError):  # it took the connection, and kept silent
+        raise InputError(
+            f"no Dask scheduler answered at {address} within {timeout:g} s "
+            "(is it a Dask scheduler's address? --connect-timeout sets the wait)"
+        )
+    if exc is not None:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(f"no Dask scheduler answered at {address} ({reason})")
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        if isinstance(kind, str) and kind:
+            raise InputError(f"{address} is a Dask {kind.lower()}, not a Dask scheduler")
+        raise InputError(f"{address} did not answer as a Dask scheduler does")
+
+
+def _unreachable(address: str, timeout: float) -> str | None:
+    """Why nothing takes a TCP connection at ``address`` (None if something does, or if its
+    transport is not TCP): a closed port is said at once, not after the timeout."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+    except ValueError as exc:
+        return str(exc)
+    from distributed.comm.registry import backends
+
+    if scheme not in backends:
+        return f"{scheme}:// is not a Dask address (give tcp://HOST:PORT, or a scheduler file)"
+    if scheme not in ("tcp", "tls", "ws", "wss"):
+        return None
+    try:
+        host, port = parse_host_port(location)
+    except ValueError as exc:
+        return str(exc)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except TimeoutError:
+        return f"no answer to a connection within {timeout:g} s"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+@contextmanager
+def _quiet_unraisable() -> Iterator[None]:
+    """Errors raised in ``__del__`` while inside (a half-built Dask client closing) are dropped."""
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda _: None
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 @contextmanager
 def dask_client(
     scheduler: str | None = None, workers: int | None = None, connect_timeout: float | None = None
@@ -556,39 +686,38 @@ def dask_client(
     """A connected ``distributed.Client``: to ``scheduler`` (an address, or a scheduler file),
     else to Dask's configured ``scheduler-address``, else to a new LocalCluster of ``workers``
     processes (closed on exit).  Each worker process gets ``cores / processes on its host``
-    numba threads."""
+    numba threads.
+
+    With a scheduler, at most ``connect_timeout`` seconds (default 10) pass before the
+    scheduler answers, and as many again before it has a worker; otherwise one line
+    (:class:`InputError`) says which, and no traceback follows, not even at exit."""
     try:
         import dask
-        from dask.utils import parse_timedelta
         from distributed import Client, LocalCluster
     except ImportError:
         raise InputError('the dask backend needs Dask: pip install "kortsim[cluster]"') from None
     address = scheduler or dask.config.get("scheduler-address", None)
-    timeout = (
-        connect_timeout
-        if connect_timeout is not None
-        else parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
-    )
+    timeout = check_connect_timeout(connect_timeout)
     cluster = None
     if address:
         if workers is not None:
             raise InputError("--workers sizes a local Dask cluster; it cannot be used with --scheduler")
-        kwargs: dict[str, Any] = {"timeout": timeout, "set_as_default": False}
-        if Path(address).is_file():
-            kwargs["scheduler_file"] = address
-        else:
-            kwargs["address"] = address
-        try:
-            client = Client(**kwargs)
-        except (OSError, TimeoutError, ValueError) as exc:
-            reason = " ".join(str(exc).split())
-            raise InputError(
-                f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({reason})"
-            ) from None
+        target = _scheduler_address(str(address))
+        probe_scheduler(target, timeout)
+        failure = None
+        with _quiet_unraisable():
+            try:
+                client = Client(address=target, timeout=timeout, set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as exc:
+                failure = " ".join(str(exc).split())
+            gc.collect()  # a half-built client goes now, quietly, not with a traceback at exit
+        if failure is not None:
+            raise InputError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({failure})")
         try:
             client.wait_for_workers(1, timeout=timeout)
         except (OSError, TimeoutError):
-            client.close()
+            with _quiet_unraisable():
+                client.close(timeout=timeout)
             raise InputError(
                 f"the Dask scheduler at {address} has no workers (waited {timeout:g} s)"
             ) from None

@@ -235,6 +235,18 @@ def test_a_scheduler_with_two_workers_gives_the_local_json(scheduler):
 
 
 @pytest.mark.slow
+def test_a_worker_address_given_as_the_scheduler_is_one_line(scheduler):
+    with dask_client(scheduler) as client:
+        worker = next(iter(client.scheduler_info(n_workers=-1)["workers"]))
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match=f"^{worker} is a Dask worker, not a Dask scheduler$"):
+        simulate(
+            "spokelse", "passive", rounds=10, seed=1, backend="dask", scheduler=worker, connect_timeout=5
+        )
+    assert time.monotonic() - t0 < 10
+
+
+@pytest.mark.slow
 def test_the_scheduler_address_may_come_from_dask_configuration(scheduler):
     with dask.config.set({"scheduler-address": scheduler}):
         remote = simulate("spokelse", "threshold:k=5", rounds=20_000, seed=4, backend="dask")
@@ -291,10 +303,9 @@ def test_bad_backend_options_are_one_line(extra, message):
 
 def test_an_unreachable_scheduler_is_one_line_within_the_timeout():
     t0 = time.monotonic()
-    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
-        r = run("simulate", "spokelse", "-s", "passive", "--rounds", "100", "--seed", "1",
-                "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")  # fmt: skip
-    assert time.monotonic() - t0 < 30
+    r = run("simulate", "spokelse", "-s", "passive", "--rounds", "100", "--seed", "1",
+            "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "2")  # fmt: skip
+    assert time.monotonic() - t0 < 15
     assert r.exit_code == 2, r.output
     lines = [line for line in r.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in lines[0], r.stderr

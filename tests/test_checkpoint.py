@@ -265,12 +265,12 @@ def test_a_run_in_use_is_refused(tmp_path):
     )
 
 
-def test_a_damaged_progress_file_is_one_line(tmp_path):
+def test_an_edited_progress_file_is_one_line(tmp_path):
     folder = tmp_path / "run"
     cli_json(*BASE, "--rounds", "2000", "--out", str(folder))
     progress = json.loads((folder / PROGRESS_FILE).read_text())
     progress["games"] += 1
     (folder / PROGRESS_FILE).write_text(json.dumps(progress))
     r = run("simulate", *BASE, "--rounds", "2000", "--out", str(folder), "--resume")
-    assert "does not belong to this run" in one_error_line(r)
+    assert f"{folder / PROGRESS_FILE} fails its checksum" in one_error_line(r)
     assert os.path.isfile(folder / RUN_FILE)
