@@ -26,10 +26,20 @@ from simulator.rng import REACT, Stream, lognormal_nb, stream_key_nb
 
 DEFAULT_MEDIAN = 0.8
 DEFAULT_SIGMA = 0.35
+# The ranges a profile given by the user must lie in (seconds; sigma has no unit).  Sigma is
+# kept away from 0: with sigma = 0 every non-signaller would touch at the same instant and the
+# "latest" touch would be decided by the tie rule (the lowest seat), not by reactions.
+MEDIAN_RANGE = (0.01, 60.0)
+SIGMA_RANGE = (0.01, 3.0)
 
 
 def parse_profile(text: str) -> tuple[float, float]:
-    """``"MEDIAN"`` or ``"MEDIAN,SIGMA"`` in seconds."""
+    """``"MEDIAN"`` or ``"MEDIAN,SIGMA"`` in seconds, each within its documented range.
+
+    The median lies in ``MEDIAN_RANGE`` (0.01 to 60 seconds) and the shape sigma in
+    ``SIGMA_RANGE`` (0.01 to 3): sigma = 0 would give every seat the same reaction time, so
+    that the "latest touch" would be a tie decided by seat number alone, not by reactions.
+    """
     parts = [p.strip() for p in str(text).split(",")]
     if len(parts) not in (1, 2) or not all(parts):
         raise InputError(f"reaction profile {text!r}: write MEDIAN or MEDIAN,SIGMA (seconds)")
@@ -38,10 +48,18 @@ def parse_profile(text: str) -> tuple[float, float]:
         sigma = float(parts[1]) if len(parts) == 2 else DEFAULT_SIGMA
     except ValueError:
         raise InputError(f"reaction profile {text!r}: MEDIAN and SIGMA must be numbers") from None
-    if not (math.isfinite(median) and median > 0):
-        raise InputError(f"reaction profile {text!r}: the median must be a positive number of seconds")
-    if not (math.isfinite(sigma) and sigma >= 0):
-        raise InputError(f"reaction profile {text!r}: the shape sigma must be zero or positive")
+    lo, hi = MEDIAN_RANGE
+    if not (math.isfinite(median) and lo <= median <= hi):
+        raise InputError(
+            f"reaction profile {text!r}: the median must be a number of seconds from {lo:g} to {hi:g}, "
+            f"not {median:g}"
+        )
+    lo, hi = SIGMA_RANGE
+    if not (math.isfinite(sigma) and lo <= sigma <= hi):
+        raise InputError(
+            f"reaction profile {text!r}: the shape sigma must be from {lo:g} to {hi:g}, not {sigma:g} "
+            "(with sigma 0 every reaction time would be the median and ties would go by seat number)"
+        )
     return median, sigma
 
 
@@ -49,7 +67,8 @@ def seat_profiles(specs: Sequence | None, n_seats: int) -> tuple[tuple[float, fl
     """Per-seat profiles from ``--reaction`` values.
 
     Each value is ``MEDIAN[,SIGMA]`` (every seat) or ``SEAT=MEDIAN[,SIGMA]`` (one seat);
-    later values override earlier ones.  Tuples ``(median, sigma)`` are accepted too.
+    later values override earlier ones.  Tuples ``(median, sigma)`` are accepted too.  Every
+    value must lie in ``MEDIAN_RANGE`` and ``SIGMA_RANGE`` (:func:`parse_profile`).
     """
     prof = [(DEFAULT_MEDIAN, DEFAULT_SIGMA)] * n_seats
     for spec in specs or []:

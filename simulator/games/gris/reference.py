@@ -40,6 +40,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from simulator.cards import N_CARDS, N_SUITS, name, suit_of
+from simulator.games.base import IllegalMove
 from simulator.games.gris.observation import (
     HAND,
     HAND_SIZE,
@@ -104,7 +105,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(IllegalMove):
     """A strategy answered with a card it does not hold."""
 
 
@@ -336,7 +337,7 @@ def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int
     if card is None or card not in hand:
         shown = f"{value!r} ({name(card)})" if card is not None and 0 <= card < N_CARDS else repr(value)
         raise IllegalAction(
-            f"player {player.name!r} (seat {seat}) passed {shown} on pass {table.passes + 1} "
+            f"strategy {player.name!r} (seat {seat}) passed {shown} on pass {table.passes + 1} "
             f"(PASSES={table.passes}), a card it does not hold; its hand: " + " ".join(name(c) for c in hand)
         )
     return card

@@ -42,6 +42,7 @@ from typing import Protocol
 import numpy as np
 
 from simulator.cards import N_RANKS, RANKS, name, rank_of
+from simulator.games.base import IllegalMove
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     GROUP_RANKS,
@@ -97,7 +98,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(IllegalMove):
     """A strategy answered with a card it does not hold (or with no card at all)."""
 
 
@@ -318,7 +319,7 @@ def choose_card(table: Table, i: int, player: Player, rng: np.ndarray) -> int:
         shown = name(card) if card is not None and 0 <= card < 52 else "no card"
         held = " ".join(name(c) for c in sorted(hand))
         raise IllegalAction(
-            f"player {player.name!r} (seat {table.seats[i]}) passed {value!r} ({shown}) "
+            f"strategy {player.name!r} (seat {table.seats[i]}) passed {value!r} ({shown}) "
             f"at pass step {table.steps + 1} (STEPS={table.steps}): not in its hand {held}"
         )
     return card
@@ -602,13 +603,15 @@ def format_round(record: RoundRecord, *, names: Sequence[str] | None = None) -> 
         lines.append("Four of a kind dealt: no passing.")
     for step in range(record.passes):
         laid = record.events[step * m : (step + 1) * m]
-        moves = ", ".join(f"{s} lays {name(c)}" for _, s, c in laid)  # s: the original seat
+        moves = ", ".join(f"{_who(s, names)} lays {name(c)}" for _, s, c in laid)  # s: original seat
         lines.append(f"Pass step {step + 1} (all at once, to the left): {moves}")
         for i, (_, _, card) in enumerate(laid):
             hands[i].remove(card)
         for i, (_, _, card) in enumerate(laid):
             hands[(i + 1) % m].append(card)
-        lines.append("  hands: " + " | ".join(f"{s}: {_hand(h)}" for s, h in zip(seats, hands, strict=True)))
+        lines.append(
+            "  hands: " + " | ".join(f"seat {s}: {_hand(h)}" for s, h in zip(seats, hands, strict=True))
+        )
     if record.stalled:
         lines.append(
             f"Stalled: no four of a kind after {record.passes} pass steps; nobody leaves, the deal is redone."

@@ -1,6 +1,6 @@
 """Spøkelse (Ghost), the readable reference: RULES.md §3 played in plain Python.
 
-This module is written from the rulebook (``/work/shared/RULES.md`` §3) and the
+This module is written from the rulebook (``docs/RULES.md`` §3) and the
 random-stream contract (``docs/random-streams.md``), independently of the fast
 numba kernel.  Tests replay the kernel against it move by move, so it follows
 the contract to the letter and favours plainness over speed.
@@ -31,6 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS, name, rank_of
+from simulator.games.base import IllegalMove
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -85,7 +86,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(IllegalMove):
     """A strategy answered with an action the rules do not allow."""
 
 
@@ -309,7 +310,7 @@ def as_action(value: object) -> int | None:
 
 def illegal(player: Player, seat: int, phase: str, value: object, turn: int, why: str) -> IllegalAction:
     return IllegalAction(
-        f"player {player.name!r} (seat {seat}) returned {value!r} in the {phase} phase "
+        f"strategy {player.name!r} (seat {seat}) returned {value!r} in the {phase} phase "
         f"on turn {turn + 1} (TURN={turn}): {why}"
     )
 
@@ -554,6 +555,9 @@ def format_round(record: RoundRecord, *, names: Sequence[str] | None = None) -> 
     stock = N_CARDS - N_SEATS * CARDS_PER_PLAYER - 1
     lines.append(f"  discard pile: {name(record.initial_discard)} face up; stock: {stock} cards")
     lines.append("Turns:")
+    # Which of its own slots each seat knows (RULES.md §3: the two looked at, then every slot
+    # it has swapped a card into): only a slot it did not know reveals a card it had not seen.
+    known = [set(LOOKED_AT) for _ in range(N_SEATS)]
     for t in record.turns:
         if t.source == Source.STOCK:
             stock -= 1
@@ -562,8 +566,11 @@ def format_round(record: RoundRecord, *, names: Sequence[str] | None = None) -> 
             source = "the discard pile"
         if t.place == Place.DISCARD:
             action = "discards it"
+        elif t.place in known[t.seat]:
+            action = f"swaps it into slot {t.place} for the {name(t.discarded)} it knew was there"
         else:
-            action = f"swaps it into slot {t.place}, revealing {name(t.discarded)}"
+            action = f"swaps it into slot {t.place}, revealing {name(t.discarded)} (not seen before)"
+            known[t.seat].add(t.place)
         lines.append(
             f"  turn {t.turn + 1:3d}  {who[t.seat]} takes {name(t.taken)} from {source}, {action}"
             f"; discard pile top {name(t.discarded)}, stock {stock}"
