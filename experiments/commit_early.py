@@ -22,6 +22,7 @@ significantly worse than greedy (or back).
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -62,8 +63,8 @@ CONFIG: dict[str, dict[str, Any]] = {
         "players": [3, 4, 5, 6, 7, 8],
         "afters": [0, 1, 2, 3, 5, 8],
         "fields": ["greedy", "commit:after=0"],
-        "rounds": 20_000,
-        "matches": 2_000,
+        "rounds": 12_000,
+        "matches": 1_200,
     },
     "full": {
         "seed": 5,
@@ -95,39 +96,71 @@ def _field_name(field: str) -> str:
     return "greedy" if field == "greedy" else "early committers"
 
 
+def _candidates(cfg: dict) -> list[str]:
+    return ["greedy", *(f"commit:after={t}" for t in cfg["afters"])]
+
+
+MATCH_COST = 5.0  # a match costs about five rounds' play
+
+
+def plan(cfg: dict) -> list[experiments.Step]:
+    """One comparison per game, field, table size and unit (rounds, then matches)."""
+    k = len(_candidates(cfg))
+    steps = []
+    for game in cfg["games"]:
+        for field in cfg["fields"]:
+            for n in cfg["players"]:
+                for unit, count in (("round", cfg["rounds"]), ("match", cfg["matches"])):
+                    steps.append(
+                        experiments.Step(
+                            f"{game}/{field}/{n}p/{unit}",
+                            count,
+                            k * n * (MATCH_COST if unit == "match" else 1.0),
+                            f"{game}, {n} players, field {field}: {count:,} {unit}{'es' if unit == 'match' else 's'}",
+                        )
+                    )
+    return steps
+
+
 def run(
     size: str = "full",
     out_dir: str | Path | None = None,
     seed: int | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: experiments.Progress | Callable[[str], None] | None = None,
+    resume: bool = False,
     **backend: Any,
 ) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed)
+    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
     cfg = b.cfg
-    say = progress or (lambda _msg: None)
     rows = []
+    cands = _candidates(cfg)
     for game in cfg["games"]:
-        cands = ["greedy", *(f"commit:after={t}" for t in cfg["afters"])]
         b.use(*(parse_spec(c, game) for c in cands))
         for field in cfg["fields"]:
             for n in cfg["players"]:
-                say(f"{game}, {n} players, field {field}")
                 for unit, count in (("round", cfg["rounds"]), ("match", cfg["matches"])):
-                    res = compare(
-                        game,
-                        cands,
-                        field_strategy=field,
-                        baseline="greedy",
-                        players=n,
-                        seed=b.seed,
-                        **({"rounds": count} if unit == "round" else {"matches": count}),
-                        **backend,
+                    summary = b.step(
+                        f"{game}/{field}/{n}p/{unit}",
+                        lambda p, game=game, field=field, n=n, unit=unit, count=count: (
+                            compare(
+                                game,
+                                cands,
+                                field=field,
+                                baseline="greedy",
+                                players=n,
+                                seed=b.seed,
+                                progress=p,
+                                **({"rounds": count} if unit == "round" else {"matches": count}),
+                                **backend,
+                            ).summary
+                        ),
                     )
-                    rows += _rows(game, field, n, unit, res.summary)
+                    rows += _rows(game, field, n, unit, summary)
     t = b.table("commit", pd.DataFrame(rows))
     for game in cfg["games"]:
         for field in cfg["fields"]:
             _figure(b, t, game, field, cfg)
+    _headlines(b, t, cfg)
     _sentences(b, t, cfg)
     return b.finish("commit")
 
@@ -159,7 +192,7 @@ def _rows(game: str, field: str, n: int, unit: str, s: dict) -> list[dict]:
                     "diff_vs_greedy_lo": dlo,
                     "diff_vs_greedy_hi": dhi,
                     "p_holm": r.get("p_holm", np.nan),
-                    "significant": bool(r.get("significant", False)) and not (dlo <= 0 <= dhi),
+                    "significant": words.is_significant(dlo, dhi, r.get("p_holm")),
                     "variance_reduction": r.get("variance_reduction") or np.nan,
                     "deals": s["deals_used"],
                 }
@@ -189,6 +222,7 @@ def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: 
         ylabel="players at the table",
         title=f"{game}: commit:after=t minus greedy, against a field of {_field_name(field)} (percentage points; * Holm-significant)",
         colorbar="difference (percentage points)",
+        lower_is_better=[LOWER_IS_BETTER[m] for m in ("signal_first", "letter_or_out", "lose_match")],
     )
     b.figure(f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}", fig)
 
@@ -217,6 +251,151 @@ def _ranges(ns: list[int]) -> str:
         if n is not None:
             start = prev = n
     return ", ".join(parts)
+
+
+NOUNS = {
+    "signal_first": "of signalling first",
+    "letter_or_out": "of letters or eliminations",
+    "lose_match": "of lost matches",
+}
+GAME_NAMES = {"gris": "Gris", "gris-nese": "Gris-nese"}
+
+
+def _field_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str, str]:
+    """How one candidate does against greedy over the table sizes, for one field:
+    (kind, phrase) with kind ``better``, ``worse``, ``none`` or ``mixed``."""
+    rows = rows.sort_values("players")
+    lower = LOWER_IS_BETTER[metric]
+    kinds = {
+        int(r.players): words.verdict(
+            r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower
+        )
+        for r in rows.itertuples()
+    }
+    ns = sorted(kinds)
+    sizes = f"{_ranges(ns)} players"
+    noun = NOUNS[metric]
+    found = set(kinds.values())
+    if len(found) == 1 and found != {"none"}:
+        kind = found.pop()
+        d = rows["diff_vs_greedy"].abs()
+        # The interval of the size of the effect: |diff| for worse (lower is better) or better.
+        towards = rows["diff_vs_greedy"] > 0
+        lo = np.where(towards, rows["diff_vs_greedy_lo"], -rows["diff_vs_greedy_hi"])
+        hi = np.where(towards, rows["diff_vs_greedy_hi"], -rows["diff_vs_greedy_lo"])
+        every = "at every table size tried" if len(ns) > 1 else "at the table size tried"
+        return kind, (
+            f"it is {kind} than greedy {every} ({sizes}), by {words.span(d, percent=True)} percentage points {noun} "
+            f"(95% intervals from {words.num(100 * float(np.min(lo)), 2)} to {words.num(100 * float(np.max(hi)), 2)})"
+        )
+    if found == {"none"}:
+        needs = [
+            words.detectable_n(
+                r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, int(r.deals), tests=tests
+            )
+            for r in rows.itertuples()
+        ]
+        needs = [words.round_up(x) for x in needs if x is not None]
+        unit = "matches" if metric == "lose_match" else "rounds"
+        need = (
+            f"; detecting differences this size would take about {words.span(needs, digits=2)} {unit} "
+            "per table size (an estimate)"
+            if needs
+            else ""
+        )
+        return "none", (
+            f"no difference from greedy is detected at this size at any table size tried ({sizes}; "
+            f"differences {words.span(rows['diff_vs_greedy'], percent=True)} percentage points {noun}){need}"
+        )
+    parts = []
+    for kind, say in (("better", "better"), ("worse", "worse"), ("none", "no difference detected")):
+        at = [n for n in ns if kinds[n] == kind]
+        if at:
+            by = ""
+            if kind != "none":
+                d = rows[rows["players"].isin(at)]["diff_vs_greedy"].abs()
+                by = f" (by {words.span(d, percent=True)} percentage points {noun})"
+            parts.append(f"{say} at {_ranges(at)} players{by}")
+    return "mixed", "it is " + ", ".join(parts)
+
+
+def _flips(rows: pd.DataFrame, metric: str) -> list[tuple[int, int, str, str]]:
+    """Where a significant verdict changes between neighbouring table sizes (no-difference sizes skipped)."""
+    lower = LOWER_IS_BETTER[metric]
+    seq = [
+        (
+            int(r.players),
+            words.verdict(r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower),
+        )
+        for r in rows.sort_values("players").itertuples()
+    ]
+    seq = [(n, k) for n, k in seq if k != "none"]
+    return [(a, c, x, y) for (a, x), (c, y) in itertools.pairwise(seq) if x != y]
+
+
+def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
+    """Per game: is committing on the deal worth it (in lost matches), and where does it flip?"""
+    early = f"commit:after={cfg['afters'][0]}"
+    metric = "lose_match"
+    summary = []
+    for game in cfg["games"]:
+        gname = GAME_NAMES.get(game, game)
+        phrases, flip_text, verdicts = [], [], []
+        for field in cfg["fields"]:
+            rows = t[(t.game == game) & (t.field == field) & (t.metric == metric) & (t.player == early)]
+            _, phrase = _field_phrase(rows, metric, tests=len(cfg["afters"]))
+            who = "greedy players" if field == "greedy" else "early committers"
+            phrases.append(f"against {who}, {phrase}")
+            flips = _flips(rows, metric)
+            if flips:
+                flip_text.append(
+                    f"against {_field_name(field)}, between "
+                    + " and between ".join(
+                        f"{a} and {c} players ({x} below, {y} above)" for a, c, x, y in flips
+                    )
+                )
+            for r in rows.sort_values("players").itertuples():
+                verdicts.append(
+                    words.verdict(r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, True)
+                )
+                summary.append(
+                    {
+                        "game": game,
+                        "field": field,
+                        "players": int(r.players),
+                        "commit_on_deal_minus_greedy": r.diff_vs_greedy,
+                        "commit_on_deal_minus_greedy_lo": r.diff_vs_greedy_lo,
+                        "commit_on_deal_minus_greedy_hi": r.diff_vs_greedy_hi,
+                        "p_holm": r.p_holm,
+                        "verdict": {"better": "better", "worse": "worse", "none": "no difference detected"}[
+                            words.verdict(
+                                r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, True
+                            )
+                        ],
+                        "matches": int(r.deals),
+                    }
+                )
+        seen = set(verdicts)
+        if seen == {"none"}:
+            word = "Not shown at this size"
+        elif "better" not in seen:
+            word = "No"  # worse wherever a difference shows
+        elif "worse" not in seen:
+            word = "Yes"
+        else:
+            word = "It depends"
+        b.headline(
+            f"{gname}: is committing on the deal ({early}) worth it, in matches lost?",
+            f"{word}: " + "; ".join(phrases) + ".",
+        )
+        b.headline(
+            f"{gname}: where does committing on the deal flip from better to worse than greedy?",
+            ("It flips " + "; ".join(flip_text) + ".")
+            if flip_text
+            else f"It does not flip within {_ranges(sorted(cfg['players']))} players: no table size tried "
+            "is significantly better in one place and significantly worse in another.",
+        )
+    b.table("summary", pd.DataFrame(summary))
 
 
 def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
@@ -254,7 +433,7 @@ def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
                 )
                 sentence = (
                     f"{game}, against {_field_name(field)}, {LABELS[metric]}: committing on the deal "
-                    f"({early}) is " + "; ".join(parts) + flip + "."
+                    f"({early}): " + "; ".join(parts) + flip + "."
                 )
                 text.append(sentence)
                 # The size of the effect at the largest and smallest table, in words.
@@ -274,6 +453,9 @@ def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
                                 lower_is_better=LOWER_IS_BETTER[metric],
                                 p_holm=r.p_holm,
                                 percent=True,
+                                n=int(r.deals),
+                                tests=len(cfg["afters"]),
+                                n_unit="matches" if metric == "lose_match" else "rounds",
                             )
                         )
                 if metric == "lose_match":
@@ -321,6 +503,6 @@ def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
             "per-deal figure is the same on every deal (e.g. exactly 1/n letters): pairing cannot reduce "
             "the variance below the candidate's own there.",
         ],
-        tables=["commit"],
+        tables=["summary", "commit"],
     )
     b.notes.append(f"Significance level {LEVEL:.0%}; intervals are 95% normal intervals on per-deal means.")

@@ -55,7 +55,7 @@ CONFIG: dict[str, dict[str, Any]] = {
         "players": 5,
         "strategies": ["random", "commit:after=0", "greedy", "follow"],
         "medians": [0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0, 1.1],
-        "rounds": 20_000,
+        "rounds": 60_000,
     },
     "full": {
         "seed": 3,
@@ -99,20 +99,11 @@ def break_even(m: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> 
     }
 
 
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: Callable[[str], None] | None = None,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed)
-    cfg = b.cfg
-    say = progress or (lambda _msg: None)
+def _grid(cfg: dict) -> tuple[Any, list, list, list, list]:
+    """The baseline and the focal players: every strategy at every median (the baseline once)."""
     sigma = DEFAULT_SIGMA
     base = parse_spec("greedy", "gris-nese")
     specs = [parse_spec(s, "gris-nese") for s in cfg["strategies"]]
-    b.use(base, *specs)
     cands, reactions, keys = [base], [None], [("greedy", DEFAULT_MEDIAN)]
     for p in specs:
         for m in cfg["medians"]:
@@ -121,19 +112,52 @@ def run(
             cands.append(p)
             reactions.append((m, sigma))
             keys.append((p.spec, m))
-    say(f"{len(cands)} focal players × {cfg['players']} seats on {cfg['rounds']:,} deals")
-    res = compare(
-        "gris-nese",
-        cands,
-        field_strategy=base,
-        baseline=label(base.spec, None),
-        rounds=cfg["rounds"],
-        players=cfg["players"],
-        reactions=reactions,
-        seed=b.seed,
-        **backend,
+    return base, specs, cands, reactions, keys
+
+
+def plan(cfg: dict) -> list[experiments.Step]:
+    """One comparison: every focal player in every seat on the same deals."""
+    n_cands = 1 + len(cfg["strategies"]) * len(cfg["medians"])
+    return [
+        experiments.Step(
+            "grid",
+            cfg["rounds"],
+            n_cands * cfg["players"],
+            f"{n_cands} focal players × {cfg['players']} seats on {cfg['rounds']:,} deals",
+        )
+    ]
+
+
+def run(
+    size: str = "full",
+    out_dir: str | Path | None = None,
+    seed: int | None = None,
+    progress: experiments.Progress | Callable[[str], None] | None = None,
+    resume: bool = False,
+    **backend: Any,
+) -> experiments.ExperimentResult:
+    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
+    cfg = b.cfg
+    sigma = DEFAULT_SIGMA
+    base, specs, cands, reactions, keys = _grid(cfg)
+    b.use(base, *specs)
+    s = b.step(
+        "grid",
+        lambda p: (
+            compare(
+                "gris-nese",
+                cands,
+                field=base,
+                baseline=label(base.spec, None),
+                rounds=cfg["rounds"],
+                players=cfg["players"],
+                reactions=reactions,
+                seed=b.seed,
+                progress=p,
+                **backend,
+            ).summary
+        ),
     )
-    s = res.summary
     rows = []
     for (spec, m), r in zip(keys, s["metrics"]["eliminated"]["strategies"]):
         rows.append(
@@ -168,6 +192,10 @@ def run(
         )
         even_rows.append({"strategy": p.spec, **{k: v for k, v in be.items() if k != "grid"}})
         text.append(_sentence(p.spec, be))
+        b.headline(
+            f"{p.spec}: how fast must it react to be eliminated as often as an ordinary greedy seat?",
+            _headline(be),
+        )
     even = b.table("break_even", pd.DataFrame(even_rows))
     b.answer += text
     fig = plots.metric_vs_param(
@@ -177,10 +205,12 @@ def run(
         lines.eliminated_hi,
         groups=list(lines.strategy),
         xlabel="focal player's reaction median (seconds)",
-        ylabel="elimination rate (share of rounds)",
+        ylabel="elimination rate (% of rounds)",
         title=f"Gris-nese, {cfg['players']} players: elimination by reaction speed and card strategy",
         reference=base_rate,
         reference_label=f"greedy at {DEFAULT_MEDIAN:g} s (an ordinary seat)",
+        lower_is_better=True,
+        percent=True,
     )
     b.figure("elimination_by_reaction", fig)
     fig = plots.sweep_panels(
@@ -193,10 +223,11 @@ def run(
         lines.diff_hi,
         groups=list(lines.strategy),
         xlabel="focal player's reaction median (seconds)",
-        ylabel="elimination rate (share of rounds)",
+        ylabel="elimination rate (% of rounds)",
         title="Break-even: where the paired difference to an ordinary seat crosses 0",
         baseline=f"greedy @{DEFAULT_MEDIAN:g}s",
-        diff_unit="share of rounds",
+        lower_is_better=True,
+        percent=True,
     )
     ax = fig.axes[1]
     for i, r in enumerate(even.itertuples()):
@@ -209,8 +240,7 @@ def run(
             f"{cfg['players']} players; the field plays greedy at the default reaction "
             f"(median {DEFAULT_MEDIAN:g} s, σ {sigma:g}); the focal player sits in every seat in turn on "
             f"{s['n']:,} deals ({s['deals_used']:,} counted; stalled and replayed rounds enter no figure).",
-            f"An ordinary greedy seat is eliminated in {words.pct(base_rate)} of rounds "
-            f"({words.ci_text(t.loc[0, 'eliminated_lo'], t.loc[0, 'eliminated_hi'], percent=True)}).",
+            _base_sentence(base_rate, t.loc[0, "eliminated_lo"], t.loc[0, "eliminated_hi"], cfg["players"]),
             words.variance_sentence(
                 float(t["variance_reduction"].dropna().median())
                 if t["variance_reduction"].notna().any()
@@ -223,6 +253,47 @@ def run(
     )
     b.section("Break-even reaction median", text, tables=["break_even"], figures=["break_even"])
     return b.finish("grid")
+
+
+def _base_sentence(rate: float, lo: float, hi: float, players: int) -> str:
+    """The ordinary seat's elimination rate; with the whole table greedy it is exactly 1/players."""
+    if words.zero_width(lo, hi):
+        return (
+            f"An ordinary greedy seat is eliminated in exactly {words.pct(rate)} of rounds, with no "
+            f"interval: when every seat plays greedy at the same speed, the seat rotated round the "
+            f"table is eliminated in exactly one round in {players} on every deal."
+        )
+    return (
+        f"An ordinary greedy seat is eliminated in {words.pct(rate)} of rounds "
+        f"({words.ci_text(lo, hi, percent=True)})."
+    )
+
+
+def _headline(be: dict) -> str:
+    """The break-even in one plain line."""
+    lo_grid, hi_grid = be["grid"]
+    est = be["break_even"]
+    if est is None:
+        return (
+            f"Not on the grid tried ({lo_grid:g}-{hi_grid:g} s): its elimination rate stays on one side of an "
+            "ordinary greedy seat's at every reaction median tried."
+        )
+    lo = f"{be['break_even_lo']:.3g}" if not be["lo_open"] else f"below {lo_grid:g}"
+    hi = f"{be['break_even_hi']:.3g}" if not be["hi_open"] else f"above {hi_grid:g}"
+    interval = f"95% interval {lo} to {hi} s"
+    if (
+        not be["lo_open"]
+        and not be["hi_open"]
+        and be["break_even_lo"] <= DEFAULT_MEDIAN <= be["break_even_hi"]
+    ):
+        return (
+            f"As fast as the field: no difference from greedy card play detected at this size "
+            f"(break-even median {est:.3g} s, {interval}, which covers the field's {DEFAULT_MEDIAN:g} s)."
+        )
+    faster = 1 - est / DEFAULT_MEDIAN
+    if faster >= 0:
+        return f"{words.pct(faster, 2)} faster than the field: a reaction median of {est:.3g} s ({interval})."
+    return f"It may be {words.pct(-faster, 2)} slower than the field: a reaction median of {est:.3g} s ({interval})."
 
 
 def _sentence(spec: str, be: dict) -> str:

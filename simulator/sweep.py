@@ -10,7 +10,9 @@
 
 A parameter without a range keeps the value given (or its default).  A range must
 hold at least one value and every value must lie within the parameter's bounds
-and on its grid; otherwise :class:`InputError` says which value is wrong.
+and on its grid; otherwise :class:`InputError` says which value is wrong.  A sweep
+has at most ``MAX_AXES`` (2) parameters and ``MAX_POINTS`` (400) points; a spec that
+asks for more is refused with the number it asked for, before anything is built.
 
 **Design.**  Every point of the sweep is a candidate in :func:`simulator.compare.compare`
 against one opponent or field (``vs``; default: the family at its default parameters
@@ -20,6 +22,14 @@ against the field, rotated through every seat.  All points meet the same deals, 
 paired differences to the baseline (the ``vs`` point when it is swept, else the first
 point) are much more precise than the figures themselves; p-values are Holm-corrected
 across the points.
+
+**Points that play alike are played once.**  A parameter may declare which of its values
+play identically (:attr:`strategies.registry.Param.effective`; ``threshold:k`` matters only
+through comparisons with card values, so with the jack at ½ k=1.5 plays as k=1 and k=8 as
+k=7).  A sweep groups the requested points by the values they play as, plays one point of
+each group (the representative value itself when it was requested, else the first), and
+reports every requested point: a shared point's row repeats its group's figures exactly,
+with ``plays_as`` naming the point that was played and ``shared`` set.
 """
 
 from __future__ import annotations
@@ -69,6 +79,30 @@ class SweepSpec:
     def spec(self, values: Mapping[str, float]) -> str:
         return self.family.player(**values).spec
 
+    def plays_as(self, points: Sequence[Mapping[str, float]], rules: Any = None) -> list[int]:
+        """For each point, the index of the point played in its place (its own index when
+        no earlier-chosen point plays identically under ``rules``).
+
+        Points are grouped by the representative values their parameters declare
+        (:meth:`strategies.registry.Param.representative`); a group is played by the point
+        that equals its representative values when that point was requested, else by its
+        first point."""
+        params = {p.name: p for p in self.family.params}
+
+        def key(vals: Mapping[str, float]) -> tuple[tuple[str, float], ...]:
+            return tuple(sorted((n, params[n].representative(v, rules)) for n, v in vals.items()))
+
+        keys = [key(v) for v in points]
+        chosen: dict[tuple, int] = {}
+        for i, (vals, k) in enumerate(zip(points, keys)):
+            if k not in chosen or (_is_exact(vals, k) and not _is_exact(points[chosen[k]], k)):
+                chosen[k] = i
+        return [chosen[k] for k in keys]
+
+
+def _is_exact(vals: Mapping[str, float], key: tuple[tuple[str, float], ...]) -> bool:
+    return tuple(sorted((n, float(v)) for n, v in vals.items())) == key
+
 
 def _number(text: str, where: str) -> float:
     try:
@@ -103,6 +137,11 @@ def parse_values(text: str, param: Param, strategy: str) -> tuple[float, ...]:
         if hi < lo:
             raise InputError(f"{where} is an empty range ({format_value(lo)} is above {format_value(hi)})")
         count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        if count > MAX_POINTS:  # refuse before building the list (0..10/1e-7 is 10**8 points)
+            raise InputError(
+                f"{where} asks for {count:,} points; a sweep plays at most {MAX_POINTS:,} "
+                "(give a coarser step or a shorter range)"
+            )
         values = [round(lo + i * step, 10) for i in range(count)]
     elif "|" in t:
         values = [_number(v, where) for v in t.split("|") if v.strip()]
@@ -169,7 +208,7 @@ def parse_sweep(spec: str, game: str | Game) -> SweepSpec:
         raise InputError(f"{spec}: sweep at most {MAX_AXES} parameters at once (got {len(axes)})")
     n = math.prod(len(a.values) for a in axes)
     if n > MAX_POINTS:
-        raise InputError(f"{spec}: {n} points is too many for one sweep (at most {MAX_POINTS})")
+        raise InputError(f"{spec} asks for {n:,} points; a sweep plays at most {MAX_POINTS:,}")
     return SweepSpec(fam, fixed, tuple(axes))
 
 
@@ -198,8 +237,30 @@ class SweepResult:
         """The point with the best value of ``metric`` (lowest when lower is better)."""
         m = metric or self.metric
         info = self.metric_info(m)
-        i = self.table[m].idxmin() if info["lower_is_better"] else self.table[m].idxmax()
+        t = self.table[~self.table["shared"]] if "shared" in self.table else self.table
+        i = t[m].idxmin() if info["lower_is_better"] else t[m].idxmax()
         return self.table.loc[i]
+
+    def shared_note(self) -> str | None:
+        """One line on the points not played because they play exactly as another, e.g.
+        ``13 of 27 points played; the others play exactly as a played point (skipped, their
+        rows repeat its result): k=1.5 plays as k=1; ...`` (``None`` when every point was
+        played)."""
+        t = self.table
+        if "shared" not in t or not t["shared"].any():
+            return None
+        names = [a.name for a in self.axes]
+
+        def point(row) -> str:
+            return ",".join(f"{n}={format_value(row[n])}" for n in names)
+
+        played = {r["player"]: point(r) for r in t.to_dict("records") if not r["shared"]}
+        parts = [f"{point(r)} plays as {played[r['plays_as']]}" for r in t.to_dict("records") if r["shared"]]
+        n_played = int((~t["shared"]).sum())
+        return (
+            f"{n_played} of {len(t)} points played; the others play exactly as a played point "
+            f"(skipped, their rows repeat its result): {'; '.join(parts)}"
+        )
 
     def plot(self, metric: str | None = None, title: str | None = None):
         """The metric against the first swept parameter with its 95% band (one line per
@@ -212,6 +273,8 @@ class SweepResult:
         groups = self.table[self.axes[1].name].tolist() if len(self.axes) == 2 else None
         t = self.table
         unit_word = "round" if self.unit == "round" else "match"
+        param = next(p for p in self.spec.family.params if p.name == x_axis)
+        doc = f"; {param.doc}" if param.doc else ""
         return plots.sweep_panels(
             t[x_axis],
             t[m],
@@ -220,7 +283,7 @@ class SweepResult:
             t[f"{m}_diff"],
             t[f"{m}_diff_lo"],
             t[f"{m}_diff_hi"],
-            xlabel=f"{x_axis} ({self.spec.family.name} parameter)",
+            xlabel=plots._wrap(f"{x_axis} ({self.spec.family.name} parameter{doc})", 70),
             ylabel=metric_label(m, info, unit_word),
             title=title or f"{self.game}: {metric_title(m, info)} by {x_axis}, against {self.vs}",
             baseline=self.baseline,
@@ -228,6 +291,10 @@ class SweepResult:
             group_label=f"{self.axes[1].name}=" if len(self.axes) == 2 else "",
             mark_best="min" if info["lower_is_better"] else "max",
             diff_unit=metric_unit(m, info, unit_word),
+            lower_is_better=bool(info["lower_is_better"]),
+            percent=info.get("kind") == "rate",
+            shared=t["shared"].to_numpy() if "shared" in t else None,
+            xname=x_axis,
         )
 
 
@@ -270,11 +337,14 @@ def sweep(
     block_size: int | None = None,
     plugins: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
+    on_plan: Callable[[int], None] | None = None,
     **backend: Any,
 ) -> SweepResult:
     """Play every point of ``spec`` against ``vs`` on the same deals (see the module docstring).
 
-    ``backend`` passes further keyword arguments to :func:`simulator.compare.compare`."""
+    ``progress(games)`` and ``on_plan(total)`` count games played, as for
+    :func:`simulator.compare.compare`.  ``backend`` passes further keyword arguments
+    to :func:`simulator.compare.compare`."""
     for path in plugins:
         load_plugin(path)
     g = resolve_game(game)
@@ -283,6 +353,7 @@ def sweep(
     specs = [sw.spec(v) for v in points]
     if vs is None:
         vs = sw.family.player().spec if g.max_seats == 2 else "greedy"
+    from simulator.api import make_table
     from strategies.registry import parse_spec
 
     vs_spec = parse_spec(vs, g.name).spec
@@ -292,15 +363,20 @@ def sweep(
         baseline = parse_spec(baseline, g.name).spec
         if baseline not in specs:
             raise InputError(f"the baseline {baseline!r} is not a point of the sweep {spec!r}")
-    k = len(specs)
+    # Points that play identically under these rules are played once (see the module docstring).
+    played_index = sw.plays_as(points, make_table(g, rules, players, reaction).rules)
+    plays_as = [specs[i] for i in played_index]
+    played = list(dict.fromkeys(plays_as))
+    baseline = plays_as[specs.index(baseline)]
+    k = len(played)
     if block_size is None:
         block_size = max(1024, min(1 << 16, (1 << 22) // max(k * k, 1)))
     result = compare(
         g,
-        specs,
+        played,
         rounds=rounds,
         matches=matches,
-        field_strategy=vs_spec,
+        field=vs_spec,
         baseline=baseline,
         seed=seed,
         rules=rules,
@@ -309,6 +385,7 @@ def sweep(
         threads=threads,
         block_size=block_size,
         progress=progress,
+        on_plan=on_plan,
         **backend,
     )
     s = result.summary
@@ -316,7 +393,7 @@ def sweep(
     m = metric or names[0]
     if m not in s["metrics"]:
         raise InputError(f"unknown metric {m!r} for {g.name} {s['unit']}s (metrics: {', '.join(names)})")
-    table = sweep_table(sw, points, specs, s)
+    table = sweep_table(sw, points, specs, s, plays_as)
     out = SweepResult(sw, g.name, s["unit"], m, vs_spec, baseline, table, result)
     out.summary = {
         "kind": "sweep",
@@ -324,18 +401,30 @@ def sweep(
         "axes": {a.name: list(a.values) for a in sw.axes},
         "metric": m,
         "vs": vs_spec,
+        "points_requested": len(specs),
+        "points_played": len(played),
+        "shared": [{"point": a, "plays_as": b} for a, b in zip(specs, plays_as) if a != b],
         **{k2: v for k2, v in s.items() if k2 not in ("kind",)},
     }
     return out
 
 
 def sweep_table(
-    sw: SweepSpec, points: list[dict[str, float]], specs: list[str], s: dict[str, Any]
+    sw: SweepSpec,
+    points: list[dict[str, float]],
+    specs: list[str],
+    s: dict[str, Any],
+    plays_as: Sequence[str] | None = None,
 ) -> pd.DataFrame:
+    """One row per requested point; a point that plays as another (``plays_as``) repeats
+    the figures of the point played in its place, and its ``shared`` column is set."""
+    plays_as = list(specs) if plays_as is None else list(plays_as)
     rows = []
-    for vals, sp in zip(points, specs):
+    for vals, sp, pa in zip(points, specs, plays_as):
         row: dict[str, Any] = {a.name: vals[a.name] for a in sw.axes}
         row["player"] = sp
+        row["plays_as"] = pa
+        row["shared"] = pa != sp
         rows.append(row)
     table = pd.DataFrame(rows)
     for name, block in s["metrics"].items():
@@ -353,7 +442,7 @@ def sweep_table(
                 f"{name}_variance_reduction",
             )
         }
-        for sp in specs:
+        for sp in plays_as:
             r = by_player[sp]
             cols[name].append(r[name])
             cols[f"{name}_lo"].append(r[f"{name}_ci"][0])
@@ -432,7 +521,8 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
         sections=[
             report.Section(
                 "Sweep",
-                [f"{s['n']:,} deals ({result.unit}s), seed {s['seed']}; {s['design']}."],
+                [f"{s['n']:,} deals ({result.unit}s), seed {s['seed']}; {s['design']}."]
+                + ([f"{result.shared_note()}."] if result.shared_note() else []),
                 tables=["sweep"],
                 figures=["sweep"],
             )

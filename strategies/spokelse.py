@@ -8,6 +8,8 @@ random stream, it returns a :class:`Source` in the SOURCE phase and a
 
 from __future__ import annotations
 
+from typing import Any
+
 from numba import njit
 
 from simulator.games.spokelse.observation import (
@@ -26,6 +28,7 @@ from simulator.games.spokelse.observation import (
     UNSEEN,
     VALUE,
 )
+from simulator.games.spokelse.variants import Rules
 from simulator.rng import below_nb
 from strategies.registry import Family, Param, register
 
@@ -164,6 +167,21 @@ def decide_builtin_nb(sid, obs, params, rng):
 
 GAME = "spokelse"
 
+
+def card_value_floor(value: float, rules: Any = None) -> float:
+    """The highest card value at or below ``value`` under ``rules`` (jack ½ by default).
+
+    ``threshold``'s k and ``expect``'s k and pile enter play only through comparisons
+    with card values (``card <= k``, ``card > k``, ``card <= max(R, k)`` with R itself a
+    card value), so every value in ``[v_i, v_i+1)`` between two card values plays exactly
+    as ``v_i``: with the jack at ½, k = 1.5 plays as k = 1 and k = 8 as k = 7 (no card is
+    worth 8 points, RULES.md §3).  The lowest card value is 0 (the 8), so a floor exists."""
+    values = (rules if isinstance(rules, Rules) else Rules()).values_half()
+    half = 2.0 * float(value)
+    below = [int(v) for v in values if v <= half + 1e-9]
+    return max(below) / 2.0 if below else float(value)
+
+
 register(
     Family(
         GAME,
@@ -194,7 +212,17 @@ register(
         GAME,
         "threshold",
         threshold_nb,
-        (Param("k", 4, 0, 13, 0.5, "points at or below which a card is worth keeping"),),
+        (
+            Param(
+                "k",
+                4,
+                0,
+                13,
+                0.5,
+                "points at or below which a card is worth keeping",
+                effective=card_value_floor,
+            ),
+        ),
         """The canonical baseline (RULES.md §5).  Take the discard top when it is worth
         at most k points and there is an unknown slot for it or it beats the highest
         known slot; otherwise draw.  Put the card over the highest known slot when that
@@ -210,9 +238,25 @@ register(
         "expect",
         expect_nb,
         (
-            Param("k", 1, 0, 13, 0.5, "the lowest reservation value for placing a card, in points"),
+            Param(
+                "k",
+                1,
+                0,
+                13,
+                0.5,
+                "the lowest reservation value for placing a card, in points",
+                effective=card_value_floor,
+            ),
             Param("patience", 3, 0, 10, 0, "how many times its remaining draws the player counts on"),
-            Param("pile", 0.5, 0, 13, 0.5, "a discard top worth at most this many points is always taken"),
+            Param(
+                "pile",
+                0.5,
+                0,
+                13,
+                0.5,
+                "a discard top worth at most this many points is always taken",
+                effective=card_value_floor,
+            ),
             Param("open", 25, 0, 41, 1, "stock size from which a card with no place opens an unknown slot"),
         ),
         """Reservation play: keep what the cards still to come are unlikely to beat.

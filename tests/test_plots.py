@@ -33,7 +33,7 @@ def test_metric_vs_param_draws_bands_per_group_and_marks_the_best():
     ax = fig.axes[0]
     assert ax.get_title(loc="left") == "Score by k" and "points" in ax.get_ylabel()
     assert len(ax.collections) == 2  # one band per group
-    assert {t.get_text() for t in ax.get_legend().get_texts()} >= {"g=a", "g=b", "baseline"}
+    assert {t.get_text() for t in fig.legends[0].get_texts()} >= {"g=a", "g=b", "baseline"}
 
 
 def test_sweep_panels_show_the_paired_difference_with_a_zero_line():
@@ -117,7 +117,7 @@ def test_seat_bars_diff_bars_histogram_and_heatmaps(tmp_path):
     # The histogram normalises to shares; the heatmap writes its numbers, a star marks a cell.
     hist_ax = figs[2].axes[0]
     assert hist_ax.get_ylabel() == "share of games"
-    assert "0.10*" in [t.get_text() for t in figs[3].axes[0].texts]
+    assert "+0.10*" in [t.get_text() for t in figs[3].axes[0].texts]  # differences are signed
     assert (
         "Panels" in figs[4].texts[0].get_text() if figs[4].texts else figs[4]._suptitle.get_text() == "Panels"
     )

@@ -50,7 +50,7 @@ def test_display_table_merges_intervals():
     )
     d = report.display_table(df)
     assert list(d.columns) == ["player", "score [95% CI]", "p_holm"]
-    assert d.iloc[0, 1] == "1.235 [1.1, 1.3]" and d.iloc[0, 2] == "<1e-15"
+    assert d.iloc[0, 1] == "1.235 [1.1, 1.3]" and d.iloc[0, 2] == "< 1e-16"
     md = report.markdown_table(df)
     assert md.splitlines()[0] == "| player | score [95% CI] | p_holm |"
 
@@ -66,9 +66,9 @@ def sweep_folder(tmp_path_factory):
 def test_the_html_report_renders_and_embeds_its_figures(sweep_folder):
     out, r = sweep_folder
     html = (out / "report.html").read_text()
-    imgs = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert imgs, "the figure is embedded"
-    assert base64.b64decode(imgs[0])[:4] == b"\x89PNG"
+    imgs = re.findall(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
+    assert imgs, "the figure is embedded (as its SVG: a fraction of the PNG's size)"
+    assert b"<svg" in base64.b64decode(imgs[0])[:2000]
     assert "<table" in html and "score [95% CI]" in html
     assert 'src="figures/' not in html  # self-contained: no links to files
     best = r.best()

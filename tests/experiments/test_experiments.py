@@ -3,6 +3,7 @@ registry and the `kortsim experiment` commands."""
 
 import json
 import re
+from html import unescape
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -22,9 +23,8 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module", params=list(experiments.EXPERIMENTS))
-def tiny_run(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp(request.param)
-    return request.param, experiments.run(request.param, size="tiny", out_dir=out)
+def tiny_run(request, tiny_results):
+    return request.param, tiny_results(request.param)
 
 
 def test_every_experiment_runs_tiny_and_writes_its_folder(tiny_run):
@@ -47,9 +47,14 @@ def test_every_experiment_runs_tiny_and_writes_its_folder(tiny_run):
         assert fig.read_bytes()[:4] == b"\x89PNG" and fig.with_suffix(".svg").is_file()
     # The reports: the answer in sentences, figures embedded in the HTML.
     html = res.report_html.read_text()
-    assert len(re.findall(r"data:image/png;base64,", html)) == len(res.figures)
-    assert res.answer and all(a in html.replace("&#x27;", "'") for a in res.answer[:1])
-    assert "## Answer" in res.report_md.read_text()
+    assert len(re.findall(r"data:image/svg\+xml;base64,", html)) == len(res.figures)
+    assert len(html.encode()) < 600_000  # figures as SVG, big tables linked: not megabytes
+    assert res.answer and all(a in unescape(html) for a in res.answer[:1])
+    assert res.headlines and all(h.answer in unescape(html) for h in res.headlines)
+    md = res.report_md.read_text()
+    assert "## The answer in more detail" in md
+    # The headlines open the report, before any section.
+    assert res.headlines and md.index(f"**{res.headlines[0].question}**") < md.index("\n## ")
 
 
 def test_the_answers_are_made_from_the_tables(tiny_run):
@@ -136,4 +141,6 @@ def test_experiment_run_command_tiny(tmp_path):
     assert (tmp_path / "report.html").is_file()
     prov = json.loads(pq.read_schema(tmp_path / "summary.parquet").metadata[b"kortsim.provenance"])
     assert prov["seed"] == 8
-    assert res.stdout.startswith("- ")
+    lines = res.stdout.splitlines()
+    assert lines[0].endswith("?") and lines[1].startswith("  ")  # a question, then its answer
+    assert "report.md" in lines[-1]
