@@ -43,6 +43,7 @@ import hashlib
 import json
 import pickle
 import re
+import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ from typing import Any
 import pandas as pd
 
 from simulator.checkpoint import atomic_write
+from simulator.compiling import say
 from simulator.games.base import InputError
 
 SIZES = ("tiny", "quick", "full")
@@ -224,10 +226,31 @@ def run(
     if size not in SIZES:
         raise InputError(f"unknown size {size!r} (sizes: {', '.join(SIZES)})")
     out = Path(out_dir) if out_dir is not None else default_out(mod.NAME)
+    if out_dir is None and not resume and _holds_complete_run(out):
+        # The default folder is where a repeated tour command writes: a finished run there is
+        # replaced (an explicit --out folder stays protected, and an unfinished run too).
+        say(f"note: {out} held a finished run of {mod.NAME}; replacing it (give --out to keep several)")
+        shutil.rmtree(out)
     t0 = time.perf_counter()
     res = mod.run(size=size, out_dir=out, seed=seed, progress=progress, resume=resume, **backend)
     res.elapsed_s = time.perf_counter() - t0
     return res
+
+
+def _holds_complete_run(out: Path) -> bool:
+    """Whether ``out`` is an experiment folder whose run finished (and nothing else)."""
+    path = out / STATE_FILE
+    if not path.is_file():
+        return False
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(state, dict)
+        and state.get("kortsim_experiment") == STATE_FORMAT
+        and bool(state.get("complete"))
+    )
 
 
 def stored_seed(out_dir: str | Path) -> int | None:

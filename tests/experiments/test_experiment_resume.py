@@ -133,6 +133,24 @@ def test_a_folder_with_a_run_needs_resume_and_the_same_settings(small, tmp_path)
     assert rec.played == [] and len(rec.read_back) == 8
 
 
+def test_the_default_folder_takes_a_repeated_run_but_keeps_an_unfinished_one(
+    small, tmp_path, monkeypatch, capsys
+):
+    # The README's tour command, run twice, must work: a finished run in the default folder
+    # (no --out) is replaced with a note; an unfinished one there still needs --resume.
+    monkeypatch.chdir(tmp_path)
+    default = experiments.default_out("commit-early")
+    experiments.run("commit-early", size="tiny")
+    experiments.run("commit-early", size="tiny")
+    assert "held a finished run of commit-early; replacing it" in capsys.readouterr().err
+    state = json.loads((default / "experiment.json").read_text())
+    assert state["sessions"] == 1 and state["complete"] and len(state["steps"]) == 8
+    with pytest.raises(experiments.ExperimentInterrupted):
+        experiments.run("commit-early", size="tiny", progress=Recorder(stop_at=2))
+    with pytest.raises(InputError, match="already holds a run"):
+        experiments.run("commit-early", size="tiny")
+
+
 def test_a_damaged_step_is_refused_in_one_line(small, tmp_path):
     out = tmp_path / "run"
     _run(out)
