@@ -34,3 +34,16 @@ def test_locators_are_installed_first():
     names = [c.__name__ for c in caching.CacheImpl._locator_classes[:3]]
     assert set(names) == {"_UserDirLocator", "_InTreeLocator", "_UserWideLocator"}
     assert Path(cache.__file__).name == "cache.py"
+
+
+def test_every_file_with_jitted_code_is_in_the_digest_and_plain_modules_are_not():
+    # A file that defines jitted code but is missing from the digest would let an edit to it
+    # keep running stale machine code; a plain module in it would recompile everything for
+    # nothing (registry.py and checks.py hold no kernels).
+    digested = {p for pattern in cache._KERNEL_SOURCES for p in cache._ROOT.glob(pattern)}
+    for folder in ("strategies", "simulator/games"):
+        for path in (cache._ROOT / folder).rglob("*.py"):
+            if "@njit" in path.read_text(encoding="utf-8"):
+                assert path in digested, path
+    for plain in ("strategies/registry.py", "strategies/checks.py", "strategies/__init__.py"):
+        assert cache._ROOT / plain not in digested
