@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
+from simulator.compiling import announced, kernel_message
+from simulator.containment import ANSWER_COLUMN, RAISED, checked_decide, describe_raised, watched, who
 from simulator.games.base import Game, Table
 from simulator.specialise import specialised_kernel
+from strategies.checks import check_compiles
 from strategies.registry import Player
 
 DEFAULT_BLOCK = 1 << 16
@@ -37,6 +41,8 @@ class Kernel:
     sids: np.ndarray
     user: bool
     records_block: Callable
+    message: str = ""  # said before it compiles (simulator/compiling.py) ...
+    compile_key: tuple = ()  # ... once per process for this key
 
 
 def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
@@ -44,14 +50,23 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
     fams = [p.family for p in players]
     if all(f.builtin_id is not None for f in fams):
         sids = np.array([f.builtin_id for f in fams], dtype=np.int64)
-        return Kernel(game.kernel.run_block_nb, sids, False, game.kernel.records_block_nb)
-    decides = []
+        message = kernel_message(game, players, builtin=True)
+        key = (message, id(game.kernel.run_block_nb))
+        return Kernel(game.kernel.run_block_nb, sids, False, game.kernel.records_block_nb, message, key)
+    message = kernel_message(game, players, builtin=False)
+    key = (message, *(id(f.decide) for f in fams))
+    decides, run_as, contained = [], [], []
     for f in fams:
+        check_compiles(f)  # one clear line when a user strategy does not compile
         if f.decide not in decides:
             decides.append(f.decide)
+            # simulator/containment.py: bounds-checked, read-only inputs, exceptions trapped
+            user = f.builtin_id is None
+            run_as.append(checked_decide(f) if user else f.decide)
+            contained.append(user)
     sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
-    module = specialised_kernel(game.kernel, decides)
-    return Kernel(module.run_block_nb, sids, True, module.records_block_nb)
+    module = specialised_kernel(game.kernel, run_as, tuple(contained))
+    return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key)
 
 
 def params_matrix(players: Sequence[Player]) -> np.ndarray:
@@ -74,6 +89,14 @@ class BlockRunner:
         self.rules_i, self.rules_f = game.rules_arrays(self.table)
         self.width = game.agg_size(self.unit, self.table.n_seats)
         self.compile_s = 0.0
+        self._called: set[str] = set()
+
+    def _first_call(self, which: str):
+        """Around a kernel's first call: say what compiles, if anything does."""
+        if which in self._called:
+            return nullcontext()
+        self._called.add(which)
+        return announced(self.kernel.message, key=self.kernel.compile_key or None)
 
     def compile(self) -> float:
         """Compile (or load from the cache) and return the seconds it took."""
@@ -88,7 +111,7 @@ class BlockRunner:
             n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
         agg = np.zeros((n_chunks, self.width), dtype=np.int64)
         err = np.zeros((n_chunks, 8), dtype=np.int64)
-        self.kernel.run_block(
+        args = (
             self.kernel.sids,
             self.params,
             self.rules_i,
@@ -100,6 +123,10 @@ class BlockRunner:
             agg,
             err,
         )
+        with self._first_call("play"):
+            self._compile_user(self.kernel.run_block, args)
+            with self._watched(first, n):
+                self.kernel.run_block(*args)
         self._raise_if_illegal(err)
         return agg.sum(axis=0)
 
@@ -110,7 +137,7 @@ class BlockRunner:
         cols = self.table.game.record_columns(self.unit, self.table.n_seats)
         rec = np.zeros((n, len(cols)), dtype=np.int64)
         err = np.zeros((n_chunks, 8), dtype=np.int64)
-        self.kernel.records_block(
+        args = (
             self.kernel.sids,
             self.params,
             self.rules_i,
@@ -122,13 +149,33 @@ class BlockRunner:
             rec,
             err,
         )
+        with self._first_call("records"):
+            self._compile_user(self.kernel.records_block, args)
+            with self._watched(first, n):
+                self.kernel.records_block(*args)
         self._raise_if_illegal(err)
         return rec
+
+    def _compile_user(self, kernel: Callable, args: tuple) -> None:
+        """Compile a user kernel before its first call, so that its time limit counts
+        playing only (shipped kernels load from the cache as they are called)."""
+        if self.kernel.user and not getattr(kernel, "signatures", True):
+            kernel.compile(tuple(numba.typeof(a) for a in args))
+
+    def _watched(self, first: int, n: int):
+        """Around a kernel call with user strategies: the watchdog of simulator/containment.py
+        (a time limit per block, and Ctrl-C); shipped-only kernels run unwatched."""
+        if not self.kernel.user:
+            return nullcontext()
+        return watched(who(self.players), first, n)
 
     def _raise_if_illegal(self, err: np.ndarray) -> None:
         bad = np.flatnonzero(err[:, 0])
         if bad.size:
             row = err[bad[np.argmin(err[bad, 1])]]
+            if self.kernel.user and int(row[ANSWER_COLUMN]) == RAISED:  # a user strategy raised
+                words = describe_raised(self.table.game, self.table, self.players, self.seed, self.unit, row)
+                raise StrategyError(words)
             raise StrategyError(self.table.game.describe_error(row, self.players))
 
 

@@ -1,0 +1,139 @@
+"""A misbehaving user strategy ends a ``kortsim`` command with one line and an exit code.
+
+These run the command in its own process: what is proved is that the process is not
+killed by a signal (a wild write), stops by itself within the time limit (an endless
+loop) and answers Ctrl-C, each with one line naming the strategy and its seat.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGINS = ROOT / "tests" / "plugins"
+
+
+def kortsim(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "simulator.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
+
+
+def said(stderr: str) -> list[str]:
+    """stderr without the "compiling ..." notices and the seed line."""
+    return [
+        line for line in stderr.splitlines() if line.strip() and not line.startswith(("compiling ", "seed "))
+    ]
+
+
+def simulate(plugin: str, *specs: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    args = ["simulate", "spokelse", "--plugin", str(PLUGINS / f"{plugin}.py")]
+    for s in specs:
+        args += ["-s", s]
+    return kortsim(*args, "--rounds", "2000", "--seed", "7", env=env)
+
+
+def one_error_line(r: subprocess.CompletedProcess, code: int) -> str:
+    assert r.returncode == code, (r.returncode, r.stderr[-2000:])
+    lines = said(r.stderr)
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr and "SystemError" not in r.stderr
+    return lines[0]
+
+
+@pytest.mark.slow
+def test_reading_past_its_row_stops_the_run_naming_strategy_seat_and_decision():
+    r = simulate("reads_past_its_row", "test-reads-past-its-row", "passive")
+    line = one_error_line(r, 3)
+    assert line.startswith("error: strategy 'test-reads-past-its-row' (seat 0) raised IndexError")
+    assert "at its decision 1, in round 0 of the run with seed 7" in line
+
+
+@pytest.mark.slow
+def test_a_write_far_away_is_one_line_and_the_process_is_not_killed_by_a_signal():
+    r = simulate("writes_far_away", "passive", "test-writes-far-away")
+    assert r.returncode > 0  # not -11 (SIGSEGV)
+    line = one_error_line(r, 3)
+    assert "strategy 'test-writes-far-away' (seat 1) raised IndexError" in line
+    assert "'passive'" not in line
+
+
+@pytest.mark.slow
+def test_an_exception_raised_by_a_strategy_is_one_line():
+    r = simulate("raises", "test-raises", "passive")
+    line = one_error_line(r, 3)
+    assert line == (
+        "error: strategy 'test-raises' (seat 0) raised ValueError: no idea what to do at its "
+        "decision 3, in round 0 of the run with seed 7"
+    )
+
+
+@pytest.mark.slow
+def test_an_endless_strategy_is_stopped_within_the_time_limit():
+    t0 = time.monotonic()
+    r = simulate("endless", "passive", "test-endless", env={"KORTSIM_BLOCK_TIMEOUT": "2"})
+    elapsed = time.monotonic() - t0
+    line = one_error_line(r, 3)
+    assert line.startswith("error: strategy 'test-endless' (seat 1) did not finish a decision in 2 s")
+    assert "KORTSIM_BLOCK_TIMEOUT=2 s" in line
+    assert elapsed < 120  # compiling plus the 2 s limit, on a busy machine
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_an_endless_strategy():
+    cmd = [
+        sys.executable,
+        "-m",
+        "simulator.cli",
+        "simulate",
+        "spokelse",
+        "--plugin",
+        str(PLUGINS / "endless.py"),
+    ]
+    cmd += ["-s", "passive", "-s", "test-endless", "--rounds", "2000", "--seed", "7"]
+    env = {**os.environ, "KORTSIM_BLOCK_TIMEOUT": "600"}
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        first = p.stderr.readline()  # "compiling ...": the kernel compiles next, then plays
+        assert first.startswith("compiling "), first
+        time.sleep(60)  # well past the compile on a busy machine: the strategy is looping
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        rest = p.stderr.read()
+        code = p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert time.monotonic() - t0 < 30
+    assert code == 130, rest
+    lines = said(rest)
+    assert lines[-1].startswith("interrupted: strategy 'test-endless' (seat 1) did not come back"), rest
+    assert "Traceback" not in rest
+
+
+@pytest.mark.parametrize(
+    "plugin,spec", [("global_random", "test-global-numpy-random"), ("python_random", "test-python-random")]
+)
+def test_a_strategy_drawing_from_global_random_state_is_refused_pointing_to_rng(plugin, spec):
+    r = simulate(plugin, spec, "passive")
+    line = one_error_line(r, 2)
+    assert f"strategy '{spec}'" in line and "rng argument" in line
+
+
+def test_trace_names_a_read_past_its_row_in_one_line():
+    r = kortsim(
+        "trace", "spokelse", "--plugin", str(PLUGINS / "reads_past_its_row.py"),
+        "-s", "test-reads-past-its-row", "-s", "passive", "--seed", "7",
+    )  # fmt: skip
+    line = one_error_line(r, 3)
+    assert "strategy 'test-reads-past-its-row' (seat 0) raised IndexError" in line
