@@ -34,6 +34,16 @@ Bradley–Terry ranking is fitted to the head-to-head record (which candidate
 did better on each deal; ties dropped) with statsmodels, with 95% intervals on
 the log-strengths (the baseline fixed at 0).
 
+**Few deals, and differences without spread.**  On fewer than 2 deals nothing is known
+about the spread: every interval is NaN (``null`` in JSON, ``n/a`` in tables) and no
+difference is tested (``p_value``/``p_holm`` null, ``significant`` false, ``test`` null).
+When a difference is the same on every deal (decided exactly from the integer sums;
+``same_every_deal``), the z-test has nothing to divide by; the exact sign-flip test is used
+instead: were the two strategies interchangeable, each deal's difference would be ``+d`` or
+``−d`` with equal chance, and only 2 of the ``2ⁿ`` sign patterns reach the observed mean, so
+``p = 2·2⁻ⁿ`` (0.5 on 2 deals, never significant below 6 deals; 1 when ``d = 0``).  Each
+row's ``test`` names the test used (``"paired z-test"`` or ``"exact sign-flip"``).
+
 All sums are integers per block, so the numbers depend only on the seed.
 """
 
@@ -179,9 +189,32 @@ class CompareResult:
 
     summary: dict[str, Any]
     frames: dict[str, pd.DataFrame]
+    sums: dict[str, PairedSums] | None = None
+    appearances: np.ndarray | None = None
+    scales: dict[str, float] | None = None
 
     def __post_init__(self) -> None:
         self.summary = plain(self.summary)
+
+    def pairwise(self, metric: str, a: str, b: str) -> dict[str, Any]:
+        """The paired difference ``a − b`` in ``metric`` between two compared strategies
+        (names as in ``summary["strategies"]``), computed as every difference to the baseline
+        is: ``diff``, ``diff_ci``, ``p_value`` (not corrected), ``test``, ``same_every_deal``.
+
+        Only a comparison played in this session holds the sums this needs; one read back
+        from a folder raises :class:`InputError`."""
+        if self.sums is None or self.appearances is None or self.scales is None:
+            raise InputError("this comparison holds only its summary; pairwise differences need the run")
+        if metric not in self.sums:
+            raise InputError(f"no metric {metric!r} in this comparison (metrics: {', '.join(self.sums)})")
+        names = list(self.summary["strategies"])
+        for who in (a, b):
+            if who not in names:
+                raise InputError(f"{who!r} is not one of the compared strategies")
+        s = self.sums[metric]
+        means, cov = _deal_covariance(s, self.appearances.astype(np.float64))
+        i, j = names.index(a), names.index(b)
+        return _difference_row(s, self.appearances, means, cov, i, j, z_value(), self.scales[metric])
 
     def to_json(self, indent: int | None = 2) -> str:
         """The summary as strict JSON: a figure nothing was counted for is ``null``."""
@@ -385,15 +418,7 @@ def compare(
     number of games the comparison plays in all (a progress bar's total,
     :func:`simulator.progress.progress_bar`).
     """
-    if field_strategy is not None:
-        warnings.warn(
-            "compare(field_strategy=...) is deprecated; use field=... (the CLI's --field)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if field is not None and field != field_strategy:
-            raise InputError("give field= only (field_strategy= is its old name), not both")
-        field = field_strategy
+    field = _field_keyword(field, field_strategy)
     for path in plugins:
         load_plugin(path)
     g = resolve_game(game)
@@ -403,37 +428,13 @@ def compare(
     seed_extra = seed_provenance(seed)
     seed = resolve_seed(seed)
     table = make_table(g, rules, players, reaction)
-    cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
-    if not cands:
-        raise InputError("give at least one strategy to compare (-s NAME)")
-    for p in cands:
-        if p.family.game != g.name:
-            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {g.name}")
+    cands = _candidates(g, strategies)
     profiles = candidate_profiles(g, table, reactions, len(cands))
     specs = [label(p.spec, prof) for p, prof in zip(cands, profiles)]
     if len(set(specs)) != len(specs):
         raise InputError("each strategy may be compared once; give distinct specs")
-    default_field = None if g.name == "spokelse" else "greedy"
-    fld = field
-    use_default_field = fld is None and default_field is not None and len(cands) != table.n_seats
-    if use_default_field:
-        fld = default_field
-    field_player = None
-    if fld is not None:
-        field_player = parse_spec(fld, g.name) if isinstance(fld, str) else fld
-        if field_player.family.game != g.name:
-            raise InputError(
-                f"field strategy {field_player.spec!r} is for {field_player.family.game}, not {g.name}"
-            )
-    base_idx = 0
-    if baseline is not None:
-        if isinstance(baseline, str) and baseline in specs:
-            bspec = baseline
-        else:
-            bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
-        if bspec not in specs:
-            raise InputError(f"the baseline {bspec!r} must be one of the compared strategies")
-        base_idx = specs.index(bspec)
+    field_player = _field_player(g, table, field, len(cands))
+    base_idx = _baseline_index(g, baseline, specs)
     design = make_design(table.n_seats, len(cands), field_player is not None)
     if threads is not None:
         numba.set_num_threads(threads)
@@ -443,14 +444,126 @@ def compare(
     appearances = np.array([(design.seatings == c).sum() for c in range(k)], dtype=np.int64)
     metrics = g.metrics(unit)
     reduce = partial(block_sums, g, table, unit, design, k, metrics, appearances, on_block is not None)
+    if on_plan is not None:
+        on_plan(n * len(design.seatings))
+    played = _play(
+        tables, seat_players, k, unit, seed, n, design, metrics, reduce, chosen, plugins, block_size,
+        progress, on_block, scheduler, workers,
+    )  # fmt: skip
+    summary = summarise(
+        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, played.sums, appearances, specs
+    )  # fmt: skip
+    _add_run_facts(summary, played, profiles, n * len(design.seatings), seed_extra)
+    scales = {m.name: m.scale for m in metrics}
+    return CompareResult(summary, frames_of(summary), played.sums, appearances, scales)
+
+
+def _add_run_facts(
+    summary: dict[str, Any],
+    played: _Played,
+    profiles: Sequence[tuple[float, float] | None],
+    games: int,
+    seed_extra: Mapping[str, Any],
+) -> None:
+    """Add what the run did to the summary: the candidates' own reaction profiles, the deals
+    left out, timings and speed, and how the seed was given."""
+    if any(prof is not None for prof in profiles):
+        summary["reactions"] = [list(prof) if prof is not None else None for prof in profiles]
+    summary["deals_dropped"] = played.dropped
+    summary["elapsed_s"] = played.elapsed_s
+    summary["compile_s"] = played.compile_s
+    summary["games_per_s"] = games / played.elapsed_s if played.elapsed_s > 0 else None
+    summary.update(seed_extra)
+
+
+def _field_keyword(field: str | Player | None, field_strategy: str | Player | None) -> str | Player | None:
+    """``field=``, or its deprecated old name ``field_strategy=`` (with a warning)."""
+    if field_strategy is None:
+        return field
+    warnings.warn(
+        "compare(field_strategy=...) is deprecated; use field=... (the CLI's --field)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if field is not None and field != field_strategy:
+        raise InputError("give field= only (field_strategy= is its old name), not both")
+    return field_strategy
+
+
+def _candidates(g: Game, strategies: Sequence[str | Player]) -> list[Player]:
+    """The compared strategies as players of ``g`` (at least one)."""
+    cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
+    if not cands:
+        raise InputError("give at least one strategy to compare (-s NAME)")
+    for p in cands:
+        if p.family.game != g.name:
+            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {g.name}")
+    return cands
+
+
+def _field_player(g: Game, table: Table, fld: str | Player | None, k: int) -> Player | None:
+    """The player filling the other seats: the one given, the game's default (``greedy`` in
+    the Gris games, unless the candidates fill the table), or None (Spøkelse)."""
+    default_field = None if g.name == "spokelse" else "greedy"
+    if fld is None and default_field is not None and k != table.n_seats:
+        fld = default_field
+    if fld is None:
+        return None
+    player = parse_spec(fld, g.name) if isinstance(fld, str) else fld
+    if player.family.game != g.name:
+        raise InputError(f"field strategy {player.spec!r} is for {player.family.game}, not {g.name}")
+    return player
+
+
+def _baseline_index(g: Game, baseline: str | Player | None, specs: list[str]) -> int:
+    """The index of the baseline among the candidates' names (default: the first)."""
+    if baseline is None:
+        return 0
+    if isinstance(baseline, str) and baseline in specs:
+        bspec = baseline
+    else:
+        bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
+    if bspec not in specs:
+        raise InputError(f"the baseline {bspec!r} must be one of the compared strategies")
+    return specs.index(bspec)
+
+
+@dataclass
+class _Played:
+    """What playing every block gave: each metric's paired sums, the deals left out and timings."""
+
+    sums: dict[str, PairedSums]
+    dropped: int
+    elapsed_s: float
+    compile_s: float
+
+
+def _play(
+    tables: list[Table],
+    seat_players: list[list[Player | None]],
+    k: int,
+    unit: str,
+    seed: int,
+    n: int,
+    design: Design,
+    metrics: Sequence[Metric],
+    reduce: Callable[[int, list[np.ndarray]], tuple],
+    chosen: Backend,
+    plugins: Sequence[str],
+    block_size: int,
+    progress: Callable[[int], None] | None,
+    on_block: Callable[[int, Design, list[np.ndarray]], None] | None,
+    scheduler: str | None,
+    workers: int | None,
+) -> _Played:
+    """Play every seating of deals ``0..n-1`` block by block (locally or on Dask) and merge
+    each block's paired sums."""
     recipe = None
     if chosen is Backend.dask:
         recipe = SeatingsRecipe(
             tuple(PlayRecipe.of(t, ps, unit, seed, True, plugins) for t, ps in zip(tables, seat_players)),
             reduce,
         )
-    if on_plan is not None:
-        on_plan(n * len(design.seatings))
     runners: list[BlockRunner] = []
     compile_s = 0.0
     if recipe is None:
@@ -462,36 +575,24 @@ def compare(
     work = Work(
         lambda: lambda first, count: reduce(first, [r.records(first, count) for r in runners]), recipe
     )
-    sums = {m.name: PairedSums(k) for m in metrics}
-    dropped = 0
+    played = _Played({m.name: PairedSums(k) for m in metrics}, 0, 0.0, compile_s)
 
     def merge(first: int, count: int, payload: tuple) -> None:
-        nonlocal dropped
         part, drop, recs = payload
         if on_block is not None:
             on_block(first, design, recs)
         for m in metrics:
-            sums[m.name].merge(part[m.name])
-        dropped += drop
+            played.sums[m.name].merge(part[m.name])
+        played.dropped += drop
         if progress is not None:
             progress(count * len(design.seatings))
 
     ran = run_blocks(
         work, BlockPlan([(0, n)], block_size), merge, backend=chosen, scheduler=scheduler, workers=workers
     )
-    elapsed = ran.elapsed_s
-    compile_s += ran.compile_s
-    summary = summarise(
-        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, sums, appearances, specs
-    )
-    if any(prof is not None for prof in profiles):
-        summary["reactions"] = [list(prof) if prof is not None else None for prof in profiles]
-    summary["deals_dropped"] = dropped
-    summary["elapsed_s"] = elapsed
-    summary["compile_s"] = compile_s
-    summary["games_per_s"] = n * len(design.seatings) / elapsed if elapsed > 0 else None
-    summary.update(seed_extra)
-    return CompareResult(summary, frames_of(summary))
+    played.elapsed_s = ran.elapsed_s
+    played.compile_s += ran.compile_s
+    return played
 
 
 def block_sums(
@@ -560,63 +661,130 @@ def seating_table(
     return Table(g, table.rules, table.n_seats, tuple(seat_prof))
 
 
+def _same_every_deal(s: PairedSums, a: np.ndarray, c: int, base: int) -> bool:
+    """Whether candidate ``c`` minus the baseline was the same on every deal, decided exactly
+    from the integer sums: with ``u = a_base·T_c − a_c·T_base`` per deal, the spread is 0
+    exactly when ``n·Σu² = (Σu)²`` (Python integers: no rounding)."""
+    ac, ab = int(a[c]), int(a[base])
+    sum_u = ab * int(s.total[c]) - ac * int(s.total[base])
+    sum_u2 = (
+        ab * ab * int(s.cross[c, c])
+        + ac * ac * int(s.cross[base, base])
+        - 2 * ab * ac * int(s.cross[c, base])
+    )
+    return s.n * sum_u2 == sum_u * sum_u
+
+
+def paired_test(
+    diff: float, var_paired: float, n: int, same_every_deal: bool
+) -> tuple[float | None, str | None]:
+    """The two-sided p-value of a paired difference and the test that gave it.
+
+    * fewer than 2 deals: no test (``None, None``): one deal says nothing about the spread;
+    * the difference the same on every deal: the exact sign-flip (randomisation) test.  If
+      the two strategies were interchangeable, each deal's difference would be as likely
+      ``+d`` as ``−d``; of the ``2ⁿ`` sign patterns only the two constant ones reach the
+      observed ``|mean|``, so ``p = 2·2⁻ⁿ`` (0.5 on 2 deals; 1 when ``d = 0``);
+    * otherwise the normal (z) test on the mean of the per-deal differences.
+    """
+    from scipy import stats as sps
+
+    if n < 2:
+        return None, None
+    if same_every_deal:
+        return (1.0 if diff == 0 else math.ldexp(1.0, 1 - n)), "exact sign-flip"
+    se_d = math.sqrt(var_paired / n)
+    if se_d > 0:
+        return float(2 * sps.norm.sf(abs(diff) / se_d)), "paired z-test"
+    return (1.0 if diff == 0 else math.ldexp(1.0, 1 - n)), "exact sign-flip"
+
+
+def _deal_covariance(s: PairedSums, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The means per deal ``m_c = T_c / a_c`` and their covariance (NaN below 2 deals)."""
+    k, n = s.k, s.n
+    if n < 1:
+        return np.full(k, math.nan), np.full((k, k), math.nan)
+    mean_t = s.total / n
+    if n < 2:  # one deal: no spread to estimate
+        return mean_t / a, np.full((k, k), math.nan)
+    cov_t = (s.cross - n * np.outer(mean_t, mean_t)) / (n - 1)
+    return mean_t / a, cov_t / np.outer(a, a)
+
+
+def _interval(centre: float, var: float, n: int, z: float, scale: float) -> list[float]:
+    """``centre ± z·√(var/n)``, scaled; NaN (JSON null) when it rests on fewer than 2 deals."""
+    if n < 2 or not math.isfinite(var):
+        return [math.nan, math.nan]
+    se = math.sqrt(max(var, 0.0) / n)
+    return [(centre - z * se) * scale, (centre + z * se) * scale]
+
+
+def _difference_row(
+    s: PairedSums,
+    a: np.ndarray,
+    means: np.ndarray,
+    cov: np.ndarray,
+    c: int,
+    base: int,
+    z: float,
+    scale: float,
+) -> dict[str, Any]:
+    """Candidate ``c`` minus the baseline: the paired difference, its interval and test."""
+    n = s.n
+    diff = means[c] - means[base]
+    same = n >= 2 and _same_every_deal(s, a, c, base)
+    var_paired = 0.0 if same else max(cov[c, c] + cov[base, base] - 2 * cov[c, base], 0.0)
+    var_unpaired = cov[c, c] + cov[base, base]
+    p, test = paired_test(diff, var_paired, n, same)
+    return {
+        "diff": diff * scale,
+        "diff_ci": _interval(diff, var_paired, n, z, scale),
+        "p_value": p,
+        "test": test,
+        "same_every_deal": bool(same),
+        "variance_reduction": (var_unpaired / var_paired) if n >= 2 and var_paired > 0 else None,
+        "unpaired_diff_ci": _interval(diff, var_unpaired, n, z, scale),
+    }
+
+
+def _holm(rows: list[dict[str, Any]], base: int) -> None:
+    """Holm-correct the p-values of the tested differences in ``rows`` (in place); a
+    difference that was not tested (fewer than 2 deals) gets ``p_holm`` None and is never
+    significant."""
+    from statsmodels.stats.multitest import multipletests
+
+    tested = [c for c, r in enumerate(rows) if c != base and r.get("p_value") is not None]
+    for c, r in enumerate(rows):
+        if c != base:
+            r["p_holm"], r["significant"] = None, False
+    if not tested:
+        return
+    reject, p_holm, _, _ = multipletests([rows[c]["p_value"] for c in tested], alpha=1 - LEVEL, method="holm")
+    for i, c in enumerate(tested):
+        rows[c]["p_holm"] = float(p_holm[i])
+        rows[c]["significant"] = bool(reject[i])
+
+
 def _metric_block(
     m: Metric, s: PairedSums, appearances: np.ndarray, specs: list[str], base: int
 ) -> tuple[list[dict], dict]:
-    """Per-candidate means and paired differences to the baseline for one metric."""
-    # Imported here, not at the top: scipy and statsmodels cost a second at every start-up.
-    from scipy import stats as sps
-    from statsmodels.stats.multitest import multipletests
+    """Per-candidate means and paired differences to the baseline for one metric.
 
-    k, n = s.k, s.n
+    Below 2 deals every interval is NaN (``null`` in JSON) and no difference is tested."""
     z = z_value()
     a = appearances.astype(np.float64)
-    scale = m.scale
-    mean_t = s.total / n
-    # Covariance of per-deal means m_c = T_c / a_c.
-    cov_t = (s.cross - n * np.outer(mean_t, mean_t)) / max(n - 1, 1)
-    cov = cov_t / np.outer(a, a)
-    means = mean_t / a
+    means, cov = _deal_covariance(s, a)
     rows = []
-    p_raw = []
-    for c in range(k):
-        se = math.sqrt(max(cov[c, c], 0.0) / n)
+    for c in range(s.k):
         row: dict[str, Any] = {
             "player": specs[c],
-            m.name: means[c] * scale,
-            f"{m.name}_ci": [(means[c] - z * se) * scale, (means[c] + z * se) * scale],
+            m.name: means[c] * m.scale,
+            f"{m.name}_ci": _interval(means[c], cov[c, c], s.n, z, m.scale),
         }
         if c != base:
-            diff = means[c] - means[base]
-            var_paired = max(cov[c, c] + cov[base, base] - 2 * cov[c, base], 0.0)
-            var_unpaired = cov[c, c] + cov[base, base]
-            se_d = math.sqrt(var_paired / n)
-            if se_d > 0:
-                p = float(2 * sps.norm.sf(abs(diff) / se_d))
-            else:
-                p = 1.0 if diff == 0 else 0.0
-            p_raw.append(p)
-            row.update(
-                {
-                    "diff": diff * scale,
-                    "diff_ci": [(diff - z * se_d) * scale, (diff + z * se_d) * scale],
-                    "p_value": p,
-                    "variance_reduction": (var_unpaired / var_paired) if var_paired > 0 else None,
-                    "unpaired_diff_ci": [
-                        (diff - z * math.sqrt(var_unpaired / n)) * scale,
-                        (diff + z * math.sqrt(var_unpaired / n)) * scale,
-                    ],
-                }
-            )
+            row.update(_difference_row(s, appearances, means, cov, c, base, z, m.scale))
         rows.append(row)
-    if p_raw:
-        reject, p_holm, _, _ = multipletests(p_raw, alpha=1 - LEVEL, method="holm")
-        i = 0
-        for c in range(k):
-            if c != base:
-                rows[c]["p_holm"] = float(p_holm[i])
-                rows[c]["significant"] = bool(reject[i])
-                i += 1
+    _holm(rows, base)
     info = {"name": m.name, "doc": m.doc, "lower_is_better": m.lower_is_better, "kind": m.kind}
     return rows, info
 

@@ -154,35 +154,88 @@ def compare_provenance(summary: dict[str, Any]) -> dict[str, Any]:
     return provenance(summary["seed"], summary["rules"], _players(summary), extra)
 
 
+def metric_formats(summary: dict[str, Any], table: str = "compare") -> dict[str, dict[str, str]]:
+    """How the report shows each metric's columns (:func:`simulator.report.display_table`):
+    the figure as a percentage (rates) or a mean in its unit, the difference to the baseline
+    signed (in percentage points for rates), the Holm p-value and the variance reduction as
+    the CLI prints them.  ``table`` "sweep" words the columns for a sweep's table."""
+    unit = summary["unit"]
+    out: dict[str, dict[str, str]] = {}
+    for name, block in summary["metrics"].items():
+        f = metric_field(summary["game"], unit, name, block)
+        rate = f.kind == "rate"
+        value_unit = "%" if rate else f.unit_text(unit)
+        diff_unit = "percentage points" if rate else f.unit_text(unit)
+        out[name] = {"kind": "rate" if rate else "mean", "head": f"{name} [95% CI] ({value_unit})"}
+        out[f"{name}_diff"] = {
+            "kind": "diff_pp" if rate else "diff",
+            "head": f"{name} minus baseline [95% CI] ({diff_unit})",
+        }
+        out[f"{name}_p_holm"] = {"kind": "p", "head": f"{name}: p (Holm)"}
+        out[f"{name}_significant"] = {"kind": "bool", "head": f"{name}: significant (Holm, 5%)"}
+        out[f"{name}_variance_reduction"] = {"kind": "factor", "head": f"{name}: variance reduction"}
+    return out
+
+
+def ranking_formats() -> dict[str, dict[str, str]]:
+    """The ranking's log-strength as the CLI prints it (signed, digits from its interval)."""
+    return {"strength": {"kind": "diff", "head": "log-strength [95% CI] (baseline = 0, higher is stronger)"}}
+
+
+def _said_difference(r: dict[str, Any], f: Field, unit: str) -> str:
+    """``0.039 points per round lower (95% CI 0.023 to 0.054; Holm-corrected p = 1.3e-06)``:
+    a difference to the baseline by its size, direction and unit (the interval flipped to
+    magnitudes when the difference is negative)."""
+    from simulator import report
+
+    rate = f.kind == "rate"
+    lo, hi = r["diff_ci"]
+    d = r["diff"]
+    if d < 0:
+        d, lo, hi = -d, -hi, -lo
+    size, a, b = report.quantities([d, lo, hi], lo, hi, scale=100.0 if rate else 1.0)
+    word = "higher" if r["diff"] > 0 else "lower"
+    if rate:
+        amount = f"{size} percentage points {word} in {f.unit_text(unit)}"
+    else:
+        amount = f"{size} {f.unit_text(unit)} {word}"
+    p = report.p_text(r.get("p_holm"))
+    return f"{amount} (95% CI {a} to {b}; Holm-corrected {p})"
+
+
 def _headline(summary: dict[str, Any], name: str, block: dict[str, Any], f: Field) -> tuple[str, str]:
-    """The question the comparison answers for its main metric, and the answer in one line."""
+    """The question the comparison answers for its main metric, and the answer in one plain
+    sentence with direction and unit."""
     from simulator import report
 
     unit = summary["unit"]
     base = summary["baseline"]
-    rate = f.kind == "rate"
-    u = "" if rate else f.unit_text(unit)
-    question = f"Does any strategy do better than {base} in {block['doc']}?"
-    better, worse = [], []
+    lower = bool(block["lower_is_better"])
+    direction = "lower is better" if lower else "higher is better"
+    question = f"Does any strategy do better than {base} in {block['doc']} ({direction})?"
+    better, worse, untested = [], [], 0
     for r in block["strategies"]:
         if "diff" not in r:
             continue
         lo, hi = r["diff_ci"]
-        v = report.verdict(r["diff"], lo, hi, r.get("p_holm"), bool(block["lower_is_better"]))
-        said = f"{r['player']} by {report.amount(r['diff'], lo, hi, unit=u, percent=rate)}"
-        if v == "better":
-            better.append(said)
-        elif v == "worse":
-            worse.append(said)
+        if r.get("p_holm") is None:
+            untested += 1
+            continue
+        v = report.verdict(r["diff"], lo, hi, r.get("p_holm"), lower)
+        if v != "none":
+            (better if v == "better" else worse).append((r["player"], _said_difference(r, f, unit)))
     n = summary.get("deals_used", summary["n"])
+    deals = f"{n:,} {'deal' if n == 1 else 'deals'}"
     if better:
-        answer = "Yes, better: " + "; ".join(better) + f" (Holm-corrected, {n:,} deals)."
+        parts = [f"{who} does better than {base}, {said}" for who, said in better]
+        answer = f"Yes: {'; '.join(parts)}, on the same {deals}; {direction}."
     elif worse:
-        answer = (
-            f"No: none does better at this size; worse: {'; '.join(worse)} (Holm-corrected, {n:,} deals)."
-        )
+        parts = [f"{who} does worse, {said}" for who, said in worse]
+        answer = f"No: none does better than {base} on the same {deals}; {'; '.join(parts)}; {direction}."
+    elif untested:
+        answer = f"Not tested: {deals} {'says' if n == 1 else 'say'} nothing about the spread, so no strategy is called better or worse."
     else:
-        answer = f"No difference from {base} detected at this size ({n:,} deals)."
+        answer = f"No: no difference from {base} detected at this size ({deals}); {direction}."
     return question, answer
 
 
@@ -213,7 +266,7 @@ def compare_report(result: CompareResult, out_dir: str | Path, title: str | None
                     r["diff"],
                     r["diff_ci"][0],
                     r["diff_ci"][1],
-                    what=block["doc"],
+                    what=f.unit_text(unit) if rate else block["doc"],
                     unit="" if rate else f.unit_text(unit),
                     lower_is_better=bool(block["lower_is_better"]),
                     p_holm=r.get("p_holm"),
@@ -231,7 +284,7 @@ def compare_report(result: CompareResult, out_dir: str | Path, title: str | None
         for name, block in s["metrics"].items()
     ]
     setup = (
-        f"{s['n']:,} deals ({games_word(unit)}), seed {s['seed']}; {s['design']}; "
+        f"{s['n']:,} {'deal' if s['n'] == 1 else 'deals'} ({games_word(unit)}), seed {s['seed']}; {s['design']}; "
         f"{s['games_played']:,} games played; baseline {s['baseline']}"
         + (f"; field {s['field']}" if s["field"] else "")
         + "."
@@ -251,15 +304,19 @@ def compare_report(result: CompareResult, out_dir: str | Path, title: str | None
                 tables=["ranking"],
             )
         )
+    formats = {"compare": metric_formats(s)}
+    if ranking is not None:
+        formats["ranking"] = ranking_formats()
     rep = report.Report(
         title=title or f"{s['game']}: {', '.join(s['strategies'])} on the same deals",
-        question=headlines[0].question if headlines else "",
+        question="",  # the headline carries the question
         answer=answer,
         sections=sections,
         tables=tables,
         figures={"compare": figure},
         provenance=compare_provenance(s),
         headlines=headlines,
+        formats=formats,
     )
     report.write(rep, out, "compare")
     _add_summary(out / "summary.parquet", result)
@@ -293,6 +350,7 @@ __all__ = [
     "compare_report",
     "compare_table",
     "metric_field",
+    "metric_formats",
     "ranking_table",
     "read_summary",
     "save_figure",

@@ -34,6 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simulator import formatting
 from simulator.games.base import InputError
 from simulator.stats import LEVEL
 
@@ -73,13 +74,30 @@ def ci_text(lo: float, hi: float, digits: int = 3, percent: bool = False) -> str
 
 
 def p_text(p: float | None) -> str:
-    if p is None or not math.isfinite(p):
+    """A p-value for a sentence, as the CLI's tables print it (:func:`simulator.formatting.p_value`):
+    ``p = 0.21``, ``p = 0.0004``, ``p < 1e-16``; '' when there was no test."""
+    if p is None or not math.isfinite(float(p)):
         return ""
-    if p < 1e-16:
-        return "p < 1e-16"
-    if p < 0.001:
-        return "p < 0.001"
-    return f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
+    text = formatting.p_value(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def quantities(
+    values: Sequence[float], lo: float, hi: float, *, scale: float = 1.0, sign: bool = False
+) -> list[str]:
+    """``values`` and the interval ``[lo, hi]`` (times ``scale``) with the digits the interval
+    supports, as the CLI's tables print them (:func:`simulator.formatting.with_interval`)."""
+    d = formatting.decimals_for(scale * lo, scale * hi) if _finite(lo) and _finite(hi) else None
+    if d is None:
+        d = formatting._fallback_decimals(scale * values[0] if _finite(values[0]) else None)
+    return [formatting.number(scale * v if _finite(v) else None, d, sign=sign) for v in values]
+
+
+def _finite(x: Any) -> bool:
+    try:
+        return x is not None and math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
 
 
 def covers_zero(lo: float, hi: float) -> bool:
@@ -197,6 +215,8 @@ def estimate(
     same on every deal."""
     f = pct if percent else num
     u = f" {unit}" if unit and not percent else ""
+    if not (_finite(lo) and _finite(hi)):
+        return f"{subject}: {what} {f(value)}{u} (no interval: it rests on fewer than 2 deals)."
     if zero_width(lo, hi):
         if percent and n and value in (0.0, 1.0):
             return f"{subject}: {what} {f(value)} ({rate_bound_text(round(value * n), n)})."
@@ -226,21 +246,35 @@ def difference(
     Holm-corrected p-value when ``a`` is one of several comparisons; a difference whose
     interval excludes 0 but whose corrected p-value is not below 5% is "no difference
     detected".  ``n`` (deals played) and ``tests`` (comparisons corrected for) add the size
-    that would detect a difference of the observed size (:func:`detectable_n`)."""
+    that would detect a difference of the observed size (:func:`detectable_n`).  Numbers
+    have the digits their interval supports, as in the CLI's tables; an interval resting on
+    fewer than 2 deals (NaN) is said to be untested."""
     k = 100.0 if percent else 1.0
     u = " percentage points" if percent else (f" {unit}" if unit else "")
-    ci = f"95% CI {num(k * lo)} to {num(k * hi)}{u}"
+    direction = "lower is better" if lower_is_better else "higher is better"
+    x_s, lo_s, hi_s, abs_s = quantities([diff, lo, hi, abs(diff)], lo, hi, scale=k, sign=True)
+    abs_s = abs_s.lstrip("+")
+    ci = f"95% CI {lo_s} to {hi_s}{u}"
     p = p_text(p_holm)
     p_part = f"; Holm-corrected {p}" if p else ""
+    if not (_finite(lo) and _finite(hi)):
+        return (
+            f"{a} minus {b} is {x_s}{u} in {what}, from fewer than 2 deals: no interval and no test, "
+            "so no difference is claimed."
+        )
     if zero_width(lo, hi):
         if diff == 0:
             return (
                 f"{a} and {b} played alike on every deal in {what}: a difference of exactly 0 "
                 "(an interval of zero width, not a measurement error)."
             )
+        verdict_text = ""
+        if is_significant(lo, hi, p_holm):
+            verdict_text = f", so {a} does {'better' if (diff < 0) == lower_is_better else 'worse'}"
         return (
-            f"{a} minus {b} is {num(k * diff)}{u} in {what} on every deal alike "
-            "(an interval of zero width: the difference does not vary from deal to deal)."
+            f"{a} minus {b} is {x_s}{u} in {what} on every deal alike (an interval of zero width: "
+            f"the difference does not vary from deal to deal; exact sign-flip test{p_part}; {direction})"
+            f"{verdict_text}."
         )
     if not is_significant(lo, hi, p_holm):
         why = (
@@ -251,15 +285,14 @@ def difference(
         need = needed_text(diff, lo, hi, n, tests=tests, n_unit=n_unit)
         return (
             f"No difference detected at this size between {a} and {b} in {what}: "
-            f"{a} minus {b} is {num(k * diff)}{u} ({ci}{p_part}), {why}." + (f" {need}" if need else "")
+            f"{a} minus {b} is {x_s}{u} ({ci}{p_part}), {why}." + (f" {need}" if need else "")
         )
-    higher = diff > 0
-    better = higher != lower_is_better
-    word = "higher" if higher else "lower"
-    verdict = "better" if better else "worse"
+    better = (diff < 0) == lower_is_better
+    verdict_word = "better" if better else "worse"
+    more = "more" if diff > 0 else "less"
     return (
-        f"{a} has a {word} {what} than {b}, by {num(k * abs(diff))}{u} "
-        f"({a} minus {b}: {ci}{p_part}), so {a} does {verdict}."
+        f"{a} minus {b} is {x_s}{u} in {what} ({ci}{p_part}; {direction}): "
+        f"{abs_s}{u} {more}, so {a} does {verdict_word}."
     )
 
 
@@ -354,6 +387,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     headlines: list[Headline] = field(default_factory=list)
     partial: str = ""
+    formats: dict[str, dict[str, Any]] = field(default_factory=dict)  # table -> column -> kind
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -368,6 +402,7 @@ class Report:
             "figures": list(self.figures),
             "provenance": self.provenance,
             "notes": self.notes,
+            "formats": self.formats,
         }
 
 
@@ -397,27 +432,70 @@ ZERO_WIDTH_NOTE = (
 )
 
 
-def display_table(df: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
-    """Merge ``x``, ``x_lo``, ``x_hi`` into one ``x [95% CI]`` column and round the numbers.
+FORMAT_KINDS = ("rate", "mean", "diff", "diff_pp", "p", "factor", "count", "bool")
 
-    A zero-width interval is marked with a dagger (see :data:`ZERO_WIDTH_NOTE`)."""
+
+def _format_of(formats: Mapping[str, Any] | None, column: str) -> tuple[str | None, str | None]:
+    """The kind and header declared for ``column`` (a kind, or ``{"kind": ..., "head": ...}``)."""
+    spec = (formats or {}).get(column)
+    if spec is None:
+        return None, None
+    if isinstance(spec, str):
+        return spec, None
+    return spec.get("kind"), spec.get("head")
+
+
+def _with_interval(kind: str | None, v: Any, a: Any, b: Any) -> str:
+    """A value and its interval as the CLI prints it: percentages for rates, signed
+    differences (percentage points for rates), digits matched to the interval; ``n/a``
+    for an interval that rests on fewer than 2 deals."""
+    ci = [_num_or_none(a), _num_or_none(b)]
+    v = _num_or_none(v)
+    if v is None:
+        return "–"
+    if kind == "rate":
+        return formatting.rate(v, ci)
+    if kind == "diff":
+        return formatting.diff(v, ci)
+    if kind == "diff_pp":
+        return formatting.diff(v, ci, percent=True)
+    return formatting.with_interval(v, ci)
+
+
+def _num_or_none(v: Any) -> float | None:
+    return float(v) if _finite(v) and not isinstance(v, bool | np.bool_) else None
+
+
+def display_table(
+    df: pd.DataFrame, digits: int = 4, formats: Mapping[str, Any] | None = None
+) -> pd.DataFrame:
+    """Merge ``x``, ``x_lo``, ``x_hi`` into one ``x [95% CI]`` column and format the numbers
+    with :mod:`simulator.formatting`, as the CLI's tables do.
+
+    ``formats`` maps a column (for an interval: its value column ``x``) to its kind, one of
+    :data:`FORMAT_KINDS` (``rate``: a percentage; ``diff``/``diff_pp``: a signed difference,
+    in percentage points for ``diff_pp``; ``p``: a p-value; ``factor``: a ratio; ``count``),
+    or to ``{"kind": ..., "head": ...}`` to name the column too.  Without a declared kind an
+    interval gets the digits it supports and a column named ``p_*``/``*_p_holm``/``*_p_value``
+    is a p-value.  A zero-width interval is marked with a dagger (see :data:`ZERO_WIDTH_NOTE`)."""
     cols = list(df.columns)
     out: dict[str, list[str]] = {}
     used: set[str] = set()
     for c in cols:
         if c in used:
             continue
+        kind, head = _format_of(formats, c)
         lo, hi = f"{c}_lo", f"{c}_hi"
         if lo in df.columns and hi in df.columns:
-            out[f"{c} [95% CI]"] = [
-                f"{_cell(v, digits)} [{_cell(a, digits)}, {_cell(b, digits)}]"
-                + (ZERO_WIDTH_MARK if _is_zero_width(a, b) else "")
+            out[head or f"{c} [95% CI]"] = [
+                _with_interval(kind, v, a, b) + (ZERO_WIDTH_MARK if _is_zero_width(a, b) else "")
                 for v, a, b in zip(df[c], df[lo], df[hi])
             ]
             used |= {c, lo, hi}
         else:
-            p_col = c.startswith("p_") or c.endswith("_p_holm") or c.endswith("_p_value")
-            out[c] = [_cell(v, digits, p_value=p_col) for v in df[c]]
+            if kind is None and (c.startswith("p_") or c.endswith("_p_holm") or c.endswith("_p_value")):
+                kind = "p"
+            out[head or c] = [_cell(v, digits, kind=kind) for v in df[c]]
             used.add(c)
     return pd.DataFrame(out)
 
@@ -434,27 +512,35 @@ def has_zero_width(df: pd.DataFrame) -> bool:
     return any(d[c].astype(str).str.endswith(ZERO_WIDTH_MARK).any() for c in d.columns if "[95% CI]" in c)
 
 
-def _cell(v: Any, digits: int, p_value: bool = False) -> str:
+def _cell(v: Any, digits: int, p_value: bool = False, kind: str | None = None) -> str:
+    """One cell without an interval: p-values, rates, ratios and counts as the CLI prints them,
+    other numbers to ``digits`` significant digits."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
     if isinstance(v, bool | np.bool_):
         return "yes" if v else "no"
-    if isinstance(v, int | np.integer):
-        return str(int(v))
-    if isinstance(v, float | np.floating):
+    if p_value:
+        kind = "p"
+    if isinstance(v, int | np.integer) and kind in (None, "count"):
+        return f"{int(v):,}"
+    if isinstance(v, int | float | np.integer | np.floating):
         v = float(v)
-        if p_value:
-            return "< 1e-16" if v < 1e-16 else f"{v:.2g}"
-        if v == 0:
-            return "0"
-        if abs(v) >= 1e5 or abs(v) < 1e-3:
-            return f"{v:.{digits - 1}e}"
-        return f"{v:.{digits}g}" if abs(v) >= 1 else f"{v:.{digits - 1}f}".rstrip("0").rstrip(".")
+        if kind == "p":
+            return formatting.p_value(v)
+        if kind == "rate":
+            return formatting.rate(v)
+        if kind in ("diff", "diff_pp"):
+            return formatting.diff(v, percent=kind == "diff_pp")
+        if kind == "factor":
+            return formatting.factor(v)
+        if kind == "count":
+            return f"{v:,.0f}"
+        return formatting.number(v, sig=digits)
     return str(v)
 
 
-def markdown_table(df: pd.DataFrame) -> str:
-    d = display_table(df)
+def markdown_table(df: pd.DataFrame, formats: Mapping[str, Any] | None = None) -> str:
+    d = display_table(df, formats=formats)
     head = "| " + " | ".join(d.columns) + " |"
     rule = "|" + "|".join("---" for _ in d.columns) + "|"
     rows = [
@@ -515,7 +601,7 @@ def render_markdown(report: Report, figure_dir: str = "figures") -> str:
     if report.headlines:
         for h in report.headlines:
             lines += [f"**{h.question}** {h.answer}", ""]
-    if report.question:
+    if report.question and report.question not in {h.question for h in report.headlines}:
         lines += [f"*{report.question}*", ""]
     if report.answer:
         lines += ["## The answer in more detail", ""]
@@ -533,7 +619,12 @@ def render_markdown(report: Report, figure_dir: str = "figures") -> str:
                 df = report.tables[name]
                 shown = df.head(PREVIEW_ROWS) if is_large(df) else df
                 csv, _ = table_files(name)
-                lines += [f"**{name}** ([CSV]({csv}))", "", markdown_table(shown), ""]
+                lines += [
+                    f"**{name}** ([CSV]({csv}))",
+                    "",
+                    markdown_table(shown, report.formats.get(name)),
+                    "",
+                ]
                 lines += [_table_note(name, df), ""]
                 if has_zero_width(shown):
                     lines += [ZERO_WIDTH_NOTE, ""]
@@ -575,7 +666,7 @@ def render_html(report: Report) -> str:
         parts.append("<dl class='headlines' id='headlines'>")
         parts += [f"<dt>{e(h.question)}</dt><dd>{e(h.answer)}</dd>" for h in report.headlines]
         parts.append("</dl>")
-    if report.question:
+    if report.question and report.question not in {h.question for h in report.headlines}:
         parts.append(f"<p class='question'>{e(report.question)}</p>")
     if report.answer:
         parts.append("<div class='answer'><h2>The answer in more detail</h2><ul>")
@@ -595,7 +686,11 @@ def render_html(report: Report) -> str:
                 shown = df.head(PREVIEW_ROWS) if is_large(df) else df
                 csv, parquet = table_files(name)
                 parts.append(f"<p><b>{e(name)}</b></p><div class='table'>")
-                parts.append(display_table(shown).to_html(index=False, border=0, escape=True))
+                parts.append(
+                    display_table(shown, formats=report.formats.get(name)).to_html(
+                        index=False, border=0, escape=True
+                    )
+                )
                 parts.append("</div>")
                 links = f"<a href='{e(csv)}'>{e(csv)}</a> (CSV), <a href='{e(parquet)}'>{e(parquet)}</a> (Parquet)"
                 if is_large(df):
@@ -720,6 +815,7 @@ def load(out_dir: str | Path) -> Report:
         notes=list(doc.get("notes", [])),
         headlines=[Headline(**h) for h in doc.get("headlines", [])],
         partial=doc.get("partial", ""),
+        formats=dict(doc.get("formats", {})),
     )
 
 

@@ -46,7 +46,10 @@ import pandas as pd
 
 from simulator.api import resolve_game
 from simulator.compare import CompareResult, compare
+from simulator.fields import games_word
 from simulator.games.base import Game, InputError
+from simulator.results import plain
+from simulator.stats import LEVEL
 from strategies.registry import Family, Param, SpecError, families, format_value, games_with, load_plugin
 
 MAX_AXES = 2
@@ -98,6 +101,17 @@ class SweepSpec:
             if k not in chosen or (_is_exact(vals, k) and not _is_exact(points[chosen[k]], k)):
                 chosen[k] = i
         return [chosen[k] for k in keys]
+
+
+def _nan_none(v: Any) -> Any:
+    """A float for JSON: NaN (a figure resting on nothing) becomes None."""
+    if v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return v
+    return f if math.isfinite(f) else None
 
 
 def _is_exact(vals: Mapping[str, float], key: tuple[tuple[str, float], ...]) -> bool:
@@ -234,12 +248,132 @@ class SweepResult:
         return self.comparison.summary["metrics"][metric or self.metric]
 
     def best(self, metric: str | None = None) -> pd.Series:
-        """The point with the best value of ``metric`` (lowest when lower is better)."""
+        """The played point with the best *observed* value of ``metric`` (lowest when lower
+        is better).  Observed only: whether it is better than the others is
+        :meth:`top`'s question (a point is called best only when the test says so)."""
         m = metric or self.metric
         info = self.metric_info(m)
         t = self.table[~self.table["shared"]] if "shared" in self.table else self.table
         i = t[m].idxmin() if info["lower_is_better"] else t[m].idxmax()
         return self.table.loc[i]
+
+    def top(self, metric: str | None = None) -> dict[str, Any]:
+        """The point with the best observed value of ``metric`` and what the tests say of it.
+
+        Returns a JSON-ready dict: ``player``, ``point`` (the swept values), ``observed``
+        (``"lowest"``/``"highest"``), ``value`` and ``ci``; ``vs_baseline`` (its paired
+        difference to the baseline, Holm-corrected over the points, as in the table) and
+        ``vs_runner_up`` (its paired difference to the second-best played point);
+        ``others_tested`` (how many other played points it was tested against);
+        ``best`` is true only when it is better than *every* other played point on the same
+        deals, Holm-corrected over those comparisons (``vs_runner_up.p_holm`` is the
+        runner-up's corrected p).  Below 2 deals nothing is tested and ``best`` is false."""
+        m = metric or self.metric
+        info = self.metric_info(m)
+        lower = bool(info["lower_is_better"])
+        row = self.best(m)
+        played = self.table[~self.table["shared"]] if "shared" in self.table else self.table
+        others = played[played["player"] != row["player"]]
+        others = others.sort_values(m, ascending=lower, kind="stable")
+        out: dict[str, Any] = {
+            "metric": m,
+            "observed": "lowest" if lower else "highest",
+            "player": row["player"],
+            "point": {a.name: float(row[a.name]) for a in self.axes},
+            "shares_result_with": [
+                r["player"]
+                for r in self.table.to_dict("records")
+                if r.get("plays_as") == row["player"] and r["player"] != row["player"]
+            ],
+            "value": _nan_none(row[m]),
+            "ci": [_nan_none(row[f"{m}_lo"]), _nan_none(row[f"{m}_hi"])],
+            "vs_baseline": None,
+            "vs_runner_up": None,
+            "others_tested": 0,
+            "best": False,
+        }
+        if row["player"] != self.baseline:
+            out["vs_baseline"] = {
+                "baseline": self.baseline,
+                "diff": _nan_none(row[f"{m}_diff"]),
+                "diff_ci": [_nan_none(row[f"{m}_diff_lo"]), _nan_none(row[f"{m}_diff_hi"])],
+                "p_holm": _nan_none(row[f"{m}_p_holm"]),
+                "significant": bool(row.get(f"{m}_significant", False)),
+            }
+        if others.empty:
+            return plain(out)
+        tests = []
+        try:
+            for other in others["player"]:
+                tests.append((other, self.comparison.pairwise(m, row["player"], other)))
+        except InputError:  # a comparison read back from disk: no pairwise sums
+            return plain(out)
+        p_raw = [t["p_value"] for _, t in tests]
+        p_holm: list[float | None] = [None] * len(tests)
+        reject = [False] * len(tests)
+        if all(p is not None for p in p_raw):
+            from statsmodels.stats.multitest import multipletests
+
+            rej, ph, _, _ = multipletests(p_raw, alpha=1 - LEVEL, method="holm")
+            p_holm, reject = [float(v) for v in ph], [bool(v) for v in rej]
+        for i, (_, t) in enumerate(tests):
+            t["p_holm"] = p_holm[i]
+            t["significant"] = bool(reject[i] and ((t["diff"] < 0) == lower))
+        first, t = tests[0]
+        out["vs_runner_up"] = {
+            "runner_up": first,
+            **{
+                k: _nan_none(t[k]) if k in ("diff", "p_value", "p_holm") else t[k]
+                for k in ("diff", "diff_ci", "p_value", "p_holm", "significant", "test", "same_every_deal")
+            },
+        }
+        out["vs_runner_up"]["diff_ci"] = [_nan_none(v) for v in t["diff_ci"]]
+        out["others_tested"] = len(tests)
+        out["best"] = all(t["significant"] for _, t in tests)
+        return plain(out)
+
+    def top_note(self, metric: str | None = None) -> str:
+        """One line on the top point for people: what was observed, and whether the
+        Holm-corrected tests call it best (against the runner-up and the baseline)."""
+        from simulator import formatting
+        from simulator.fields import fields_for, metric_field
+
+        t = self.top(metric)
+        m = t["metric"]
+        info = self.metric_info(m)
+        f = metric_field(fields_for(self.game, self.unit), m, info)
+        rate = f.kind == "rate"
+        value = (formatting.rate if rate else formatting.mean)(t["value"], t["ci"])
+        unit = "" if rate else f" {f.unit_text(self.unit)}"
+        also = f" (shared with {', '.join(t['shares_result_with'])})" if t["shares_result_with"] else ""
+        word = "best" if t["best"] else f"{t['observed']} observed"
+        line = f"{word} {m}: {t['player']}{also}, {value}{unit}"
+        ru = t["vs_runner_up"]
+        if ru is not None:
+            d = formatting.diff(ru["diff"], ru["diff_ci"], percent=rate)
+            p = formatting.p_value(ru["p_holm"])
+            line += f"; minus the runner-up {ru['runner_up']} {d}, p (Holm) {p}"
+        if t["best"]:
+            line += (
+                f": {t['observed'].replace('est', 'er')} than every other point played "
+                f"({t['others_tested']} tests, Holm-corrected)"
+            )
+        elif ru is not None and ru["p_holm"] is None:
+            line += ": not tested (fewer than 2 deals), so no point is called best"
+        elif ru is not None:
+            line += ": not shown to beat every other point at this size, so it is not called best"
+        else:
+            line += ": the only point played"
+        b = t["vs_baseline"]
+        if b is not None:
+            d = formatting.diff(b["diff"], b["diff_ci"], percent=rate)
+            verdict = (
+                "differs from the baseline"
+                if b["significant"]
+                else "no difference from the baseline detected at this size"
+            )
+            line += f"; minus the baseline {b['baseline']} {d}, p (Holm) {formatting.p_value(b['p_holm'])}: {verdict}"
+        return line
 
     def shared_note(self) -> str | None:
         """One line on the points not played because they play exactly as another, e.g.
@@ -275,7 +409,7 @@ class SweepResult:
         unit_word = "round" if self.unit == "round" else "match"
         param = next(p for p in self.spec.family.params if p.name == x_axis)
         doc = f"; {param.doc}" if param.doc else ""
-        return plots.sweep_panels(
+        fig = plots.sweep_panels(
             t[x_axis],
             t[m],
             t[f"{m}_lo"],
@@ -296,6 +430,44 @@ class SweepResult:
             shared=t["shared"].to_numpy() if "shared" in t else None,
             xname=x_axis,
         )
+        _label_top(fig, self.top_label(m))
+        return fig
+
+    def top_label(self, metric: str | None = None) -> str:
+        """The legend entry of the ringed point: ``best (...)`` only when the tests say so,
+        else ``lowest observed (...)`` with what the Holm-corrected tests found."""
+        from simulator import formatting
+
+        t = self.top(metric)
+        name = ",".join(f"{k}={format_value(v)}" for k, v in t["point"].items())
+        if t["best"]:
+            return f"best: {name}, {t['observed'].replace('est', 'er')} than every other point (Holm)"
+        text = f"{t['observed']} observed: {name}"
+        ru = t["vs_runner_up"]
+        if ru is None:
+            return text
+        if ru["p_holm"] is None:
+            return text + " (not tested: fewer than 2 deals; not called best)"
+        ru_name = ru["runner_up"].partition(":")[2] or ru["runner_up"]
+        return (
+            text + f"; vs runner-up {ru_name}: p (Holm) {formatting.p_value(ru['p_holm'])}, "
+            "not shown better, so not called best"
+        )
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _label_top(fig: Any, text: str) -> None:
+    """Relabel the legend entry of the ringed point (drawn as ``best``) with ``text``."""
+    from simulator import plots
+
+    for legend in fig.legends:
+        for item in legend.get_texts():
+            if item.get_text() == "best":
+                item.set_text(plots._wrap(text, 60))
 
 
 UNITS = {"score": "points", "total": "points", "letters": "letters", "place": "places"}
@@ -395,6 +567,7 @@ def sweep(
         raise InputError(f"unknown metric {m!r} for {g.name} {s['unit']}s (metrics: {', '.join(names)})")
     table = sweep_table(sw, points, specs, s, plays_as)
     out = SweepResult(sw, g.name, s["unit"], m, vs_spec, baseline, table, result)
+    top = out.top()
     out.summary = {
         "kind": "sweep",
         "spec": spec,
@@ -404,6 +577,8 @@ def sweep(
         "points_requested": len(specs),
         "points_played": len(played),
         "shared": [{"point": a, "plays_as": b} for a, b in zip(specs, plays_as) if a != b],
+        "top": top,
+        "best": top["player"] if top["best"] else None,
         **{k2: v for k2, v in s.items() if k2 not in ("kind",)},
     }
     return out
@@ -439,6 +614,7 @@ def sweep_table(
                 f"{name}_diff_lo",
                 f"{name}_diff_hi",
                 f"{name}_p_holm",
+                f"{name}_significant",
                 f"{name}_variance_reduction",
             )
         }
@@ -451,7 +627,8 @@ def sweep_table(
                 cols[f"{name}_diff"].append(r["diff"])
                 cols[f"{name}_diff_lo"].append(r["diff_ci"][0])
                 cols[f"{name}_diff_hi"].append(r["diff_ci"][1])
-                cols[f"{name}_p_holm"].append(r["p_holm"])
+                cols[f"{name}_p_holm"].append(np.nan if r.get("p_holm") is None else r["p_holm"])
+                cols[f"{name}_significant"].append(bool(r.get("significant", False)))
                 vr = r.get("variance_reduction")
                 cols[f"{name}_variance_reduction"].append(np.nan if vr is None else vr)
             else:  # the baseline itself
@@ -459,6 +636,7 @@ def sweep_table(
                 cols[f"{name}_diff_lo"].append(0.0)
                 cols[f"{name}_diff_hi"].append(0.0)
                 cols[f"{name}_p_holm"].append(np.nan)
+                cols[f"{name}_significant"].append(False)
                 cols[f"{name}_variance_reduction"].append(np.nan)
         for c, v in cols.items():
             table[c] = v
@@ -468,6 +646,7 @@ def sweep_table(
 def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = None):
     """A results folder for a sweep: table, figure (PNG+SVG), report.md and report.html."""
     from simulator import plots, report
+    from simulator.compare_report import metric_field, metric_formats
     from simulator.results import provenance as make_provenance
 
     out = Path(out_dir)
@@ -475,22 +654,52 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
     info = result.metric_info()
     fig = result.plot()
     png = plots.save(fig, out / "figures", "sweep")["png"]
+    top = result.top()
     best = result.best()
-    unit_word = "round" if result.unit == "round" else "match"
+    f = metric_field(result.game, result.unit, m, info)
+    rate = f.kind == "rate"
+    value_unit = "" if rate else f.unit_text(result.unit)
+    what = f.unit_text(result.unit) if rate else info["doc"]
+    n_used = result.comparison.summary.get("deals_used")
     point = ", ".join(f"{a.name}={format_value(best[a.name])}" for a in result.axes)
-    rate = info["kind"] == "rate"
-    value_unit = "" if rate else metric_unit(m, info, unit_word)
+    word = "Best point" if top["best"] else f"Point with the {top['observed']} observed {m}"
     answer = [
         report.estimate(
-            f"Best point {point} ({best['player']})",
-            info["doc"],
+            f"{word}: {point} ({best['player']})",
+            what,
             best[m],
             best[f"{m}_lo"],
             best[f"{m}_hi"],
             unit=value_unit,
             percent=rate,
+            n=n_used,
         )
     ]
+    ru = top["vs_runner_up"]
+    if ru is not None:
+        lo, hi = (math.nan if v is None else v for v in ru["diff_ci"])
+        answer.append(
+            report.difference(
+                best["player"],
+                ru["runner_up"],
+                math.nan if ru["diff"] is None else ru["diff"],
+                lo,
+                hi,
+                what=what,
+                unit=value_unit,
+                lower_is_better=bool(info["lower_is_better"]),
+                p_holm=ru["p_holm"],
+                percent=rate,
+                n=n_used,
+                tests=top["others_tested"],
+            )
+            + (
+                f" ({ru['runner_up']} is the runner-up; Holm-corrected over the "
+                f"{top['others_tested']} other points played.)"
+                if ru["p_holm"] is not None
+                else ""
+            )
+        )
     if best["player"] != result.baseline:
         answer.append(
             report.difference(
@@ -499,9 +708,9 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
                 best[f"{m}_diff"],
                 best[f"{m}_diff_lo"],
                 best[f"{m}_diff_hi"],
-                what=info["doc"],
+                what=what,
                 unit=value_unit,
-                lower_is_better=info["lower_is_better"],
+                lower_is_better=bool(info["lower_is_better"]),
                 p_holm=best[f"{m}_p_holm"],
                 percent=rate,
             )
@@ -514,14 +723,22 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
             )
         )
     s = result.comparison.summary
+    question = (
+        f"Which {', '.join(a.name for a in result.axes)} gives the best {info['doc']} "
+        f"({f.direction() or 'no direction'}), against {result.vs}?"
+    )
     rep = report.Report(
         title=title or f"Sweep of {result.summary['spec']} in {result.game} against {result.vs}",
-        question=f"How does {info['doc']} change with {', '.join(a.name for a in result.axes)}?",
+        question="",  # the headline carries the question
+        headlines=[report.Headline(question, _sentence(result.top_note()))],
+        formats={"sweep": metric_formats(s)},
         answer=answer,
         sections=[
             report.Section(
                 "Sweep",
-                [f"{s['n']:,} deals ({result.unit}s), seed {s['seed']}; {s['design']}."]
+                [
+                    f"{s['n']:,} {'deal' if s['n'] == 1 else 'deals'} ({games_word(result.unit)}), seed {s['seed']}; {s['design']}."
+                ]
                 + ([f"{result.shared_note()}."] if result.shared_note() else []),
                 tables=["sweep"],
                 figures=["sweep"],
