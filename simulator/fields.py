@@ -47,6 +47,10 @@ class Field:
         For a count: the field holding its total (``"n"`` for the run's games).
     note
         Said instead of the direction when it reads better, e.g. ``"1 is best"``.
+    remark
+        What the rules make of the figure, said after unit and direction in every caption:
+        a value it cannot leave (``"always players − 2: ..."``), a seat it cannot apply to,
+        rates that sum to more than 100%.
     """
 
     kind: str
@@ -55,6 +59,7 @@ class Field:
     words: str = ""
     of: str | None = None
     note: str = ""
+    remark: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -69,14 +74,19 @@ class Field:
         return f"{self.better} is better" if self.better else ""
 
     def caption(self, unit: str = "round") -> str:
-        """Unit and direction: ``"points per round, lower is better"``."""
-        return ", ".join(p for p in (self.unit_text(unit), self.direction()) if p)
+        """Unit and direction: ``"points per round, lower is better"``, then the remark
+        (``"...; two players win each match, so the seats' rates sum to 200%"``)."""
+        text = ", ".join(p for p in (self.unit_text(unit), self.direction()) if p)
+        return f"{text}; {self.remark_text(unit)}" if self.remark else text
 
     def unit_text(self, unit: str = "round") -> str:
         return _games(self.unit, unit)
 
     def words_text(self, unit: str = "round") -> str:
         return _games(self.words, unit)
+
+    def remark_text(self, unit: str = "round") -> str:
+        return _games(self.remark, unit)
 
 
 def games_word(unit: str, count: int | None = None) -> str:
@@ -96,7 +106,11 @@ COMMON: dict[str, Field] = {
     "compile_s": Field("time", "seconds", words="time spent compiling kernels"),
     "games_per_s": Field("speed", "{games} per second", words="games played per second of play"),
     # Gris games, per seat: the seat's reaction profile (a setting, not a measured figure).
-    "reaction": Field("setting", "log-normal, median in seconds", words="the seat's reaction times"),
+    "reaction": Field(
+        "setting",
+        "log-normal reaction time: median in seconds, σ of its logarithm",
+        words="the seat's reaction times",
+    ),
 }
 
 # Fields of the summary that are not figures (said in the title or a line of their own:

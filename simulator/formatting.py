@@ -135,17 +135,81 @@ def p_value(p: Any) -> str:
     return f"{p:.2g}"
 
 
+# Nouns whose plural is not the singular plus "s" (the words the tables count in).
+_PLURALS = {"match": "matches", "pass": "passes", "pass step": "pass steps"}
+_SINGULARS = {v: k for k, v in _PLURALS.items()}
+
+
+def noun(n: Any, word: str) -> str:
+    """``word`` in the number that agrees with ``n``: singular for 1, plural otherwise.
+
+    ``word`` may be given in either number and may be several words (the last one is
+    inflected): ``noun(1, "stalled rounds") == "stalled round"``,
+    ``noun(2, "match") == "matches"``."""
+    head, _, last = word.rpartition(" ")
+    pre = f"{head} " if head else ""
+    if last in _SINGULARS:
+        singular, plural_form = _SINGULARS[last], last
+    elif last in _PLURALS:
+        singular, plural_form = last, _PLURALS[last]
+    elif last.endswith("s") and not last.endswith("ss"):
+        singular, plural_form = last[:-1], last
+    else:
+        singular, plural_form = last, f"{last}s"
+    try:
+        one = n is not None and float(n) == 1
+    except (TypeError, ValueError):
+        one = False
+    return pre + (singular if one else plural_form)
+
+
+def plural(n: Any, word: str) -> str:
+    """``n`` with ``word`` in the agreeing number: ``1 round``, ``2,000 rounds``, ``0 matches``.
+
+    ``word`` may be singular or plural (see :func:`noun`)."""
+    shown = f"{n:,}" if isinstance(n, int) and not isinstance(n, bool) else number(n)
+    return f"{shown} {noun(n, word)}"
+
+
 def count(k: Any, total: Any = None, unit: str = "") -> str:
-    """``1,357 of 100,000 rounds (1.36%)``; without a total ``12 rounds``."""
+    """``1,357 of 100,000 rounds (1.36%)``, ``0 of 1 round (0%)``; without a total
+    ``12 rounds``.  The unit agrees with the total (or with ``k`` when there is none)."""
     if k is None:
         return NA
     k = int(k)
-    u = f" {unit}" if unit else ""
     if total is None or not _finite(total) or int(total) <= 0:
-        return f"{k:,}{u}"
+        return f"{k:,} {noun(k, unit)}" if unit else f"{k:,}"
     total = int(total)
+    u = f" {noun(total, unit)}" if unit else ""
     share = number(100 * k / total, sig=3)
     return f"{k:,} of {total:,}{u} ({share}%)"
+
+
+def reaction(profile: Any) -> str:
+    """A seat's reaction profile in words: ``0.80 s median, σ 0.35``.
+
+    ``profile`` is the per-seat ``reaction`` of a summary (``{"median_s": 0.8, "sigma":
+    0.35}``): reaction times are log-normal with that median and that standard deviation
+    of their logarithm.  Anything else is shown as ``key=value`` pairs."""
+    if isinstance(profile, dict) and set(profile) == {"median_s", "sigma"}:
+        m, sd = profile["median_s"], profile["sigma"]
+        if _finite(m) and _finite(sd):
+            return f"{float(m):.2f} s median, σ {float(sd):.2f}"
+    if isinstance(profile, dict):
+        return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in profile.items())
+    return str(profile)
+
+
+def no_spread(ci: Sequence[Any] | None) -> bool:
+    """True when ``ci`` is an interval of zero width (every game gave the same value)."""
+    return (
+        ci is not None and len(ci) == 2 and _finite(ci[0]) and _finite(ci[1]) and float(ci[0]) == float(ci[1])
+    )
+
+
+def same_every(unit: str) -> str:
+    """The words a zero-width interval gets: ``the same in every match``."""
+    return f"the same in every {unit}"
 
 
 def seconds(s: Any) -> str:
@@ -180,7 +244,14 @@ def factor(x: Any) -> str:
 def figure(f: Field | None, value: Any, ci: Sequence[Any] | None, unit: str, totals: dict) -> str:
     """One figure as its declaration says (a field nobody declared is shown plainly).
 
+    A mean whose interval has zero width says so (``3.00 [3.00, 3.00] (the same in every
+    match)``); a reaction profile (a dict) reads ``0.80 s median, σ 0.35``.
     ``totals`` maps field names (and ``"n"``) to numbers a count may be out of."""
+    if isinstance(value, dict):
+        return reaction(value)
+    if f is not None and f.kind == "mean" and _finite(value) and no_spread(ci):
+        # An interval of zero width: every game gave this value (the rules fix it).
+        return f"{mean(value, ci)} ({same_every(unit)})"
     if f is None:
         if isinstance(value, bool):
             return "yes" if value else "no"
@@ -214,9 +285,14 @@ __all__ = [
     "factor",
     "figure",
     "mean",
+    "no_spread",
+    "noun",
     "number",
     "p_value",
+    "plural",
     "rate",
+    "reaction",
+    "same_every",
     "seconds",
     "speed",
     "with_interval",

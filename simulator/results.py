@@ -114,7 +114,8 @@ def shown_of(key: str, unit: str, declared: Mapping[str, Field], metric: Any = N
         unit_text = f.unit_text(unit)
         if kind == "rate":
             unit_text = unit_text.replace("share of", "% of", 1)
-        return Shown(key, title, unit_text, f.direction(), f.words_text(unit), kind == "rate")
+        doc = "; ".join(p for p in (f.words_text(unit), f.remark_text(unit)) if p)
+        return Shown(key, title, unit_text, f.direction(), doc, kind == "rate")
     direction = ""
     if metric is not None:
         direction = "lower is better" if metric.lower_is_better else "higher is better"
@@ -295,7 +296,7 @@ class Result:
     def _heading(self) -> str:
         s = self.summary
         n = s.get("n", 0)
-        return f"{s.get('game', '?')}: {n:,} {unit_words(s.get('unit', 'round'))}, seed {s.get('seed')}"
+        return f"{s.get('game', '?')}: {formatting.plural(n, s.get('unit', 'round'))}, seed {s.get('seed')}"
 
     def __repr__(self) -> str:
         s = self.summary

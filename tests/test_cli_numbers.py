@@ -170,7 +170,7 @@ def test_sweep_captions_its_metric_and_the_differences():
     out = r.stdout
     assert "(points per round, lower is better)" in out
     assert re.search(r"[+-]\d\.\d+ \[[+-]\d\.\d+, [+-]\d\.\d+\]", out), out
-    assert re.search(r"lowest score: threshold:k=\d", out), out
+    assert re.search(r"(lowest observed|best) score: threshold:k=\d", out), out
 
 
 def test_json_keeps_fractions_at_full_precision():

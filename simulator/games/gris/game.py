@@ -45,7 +45,13 @@ ROUND_FIELDS = {
     "signal_first_rate": _SIGNAL,
     "letter_rate": _LETTER,
     "dealt_complete_rate": Field(
-        "rate", "share of finished rounds dealt five of a suit", words="held five of a suit as dealt"
+        "rate",
+        "share of finished rounds dealt five of a suit",
+        words="held five of a suit as dealt (a five-card hand)",
+        remark=(
+            "always 0 for seat 0, which holds six cards in round play and passes before it can "
+            "signal (RULES.md §1): not applicable to that seat"
+        ),
     ),
     "finished": Field("count", "rounds", words="rounds that ended with a letter", of="n"),
     "stalled": Field(
@@ -69,7 +75,19 @@ MATCH_FIELDS = {
         "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
     ),
     "abandoned_rate": Field("rate", "share of matches abandoned", "lower"),
-    "stalled": Field("count", "rounds", "lower", "stalled rounds of the finished matches (dealt again)"),
+    "rounds_played": Field(
+        "count", "rounds", words="rounds dealt in the finished matches, stalled ones included"
+    ),
+    "stalled": Field(
+        "count",
+        "rounds",
+        "lower",
+        "stalled rounds of the finished matches (dealt again)",
+        of="rounds_played",
+    ),
+    "stalled_rate": Field(
+        "rate", "share of the finished matches' rounds stalled", "lower", "stalled rounds, dealt again"
+    ),
     "mean_rounds": Field("mean", "rounds per finished match"),
     "mean_passes": Field("mean", "passes per round"),
     "abandon_after": Field("setting", "stalled rounds", words="stalled rounds in a row that end a match"),
@@ -115,7 +133,8 @@ class Gris(Game):
         (no signal after STALL_CAP passes) is counted in ``stalled`` only (RULES.md §6).
         Match play: likewise on the ``finished`` matches; an abandoned match (ABANDON_AFTER
         stalled rounds in a row) is counted in ``abandoned`` only, and ``stalled`` counts the
-        re-dealt rounds of the finished matches."""
+        re-dealt rounds of the finished matches, out of ``rounds_played`` (every deal of the
+        finished matches: counted rounds plus stalled ones)."""
         a = np.asarray(agg, dtype=np.int64)
         n_seats = table.n_seats
         if unit == "round":
@@ -175,12 +194,18 @@ class Gris(Game):
         # Passes per counted round; rounds of one match are independent deals.
         passes, passes_ci = mean_ci(a[R.M_PASSES], a[R.M_PASSES2], rounds_total)
         abandoned_rate, abandoned_rate_ci = rate_ci(a[R.M_ABANDONED], n)
+        # Every deal of a finished match: the counted rounds and the stalled (re-dealt) ones.
+        played = rounds_total + int(a[R.M_STALLED])
+        stalled_rate, stalled_rate_ci = rate_ci(a[R.M_STALLED], played)
         return {
             "finished": done,
             "abandoned": int(a[R.M_ABANDONED]),
             "abandoned_rate": abandoned_rate,
             "abandoned_rate_ci": abandoned_rate_ci,
+            "rounds_played": played,
             "stalled": int(a[R.M_STALLED]),
+            "stalled_rate": stalled_rate,
+            "stalled_rate_ci": stalled_rate_ci,
             "mean_rounds": rounds,
             "mean_rounds_ci": rounds_ci,
             "mean_passes": passes,
@@ -237,13 +262,12 @@ class Gris(Game):
     # --- errors and traces -----------------------------------------------------------
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        _, game, seat, _, card, pass_no, _, deal = (int(x) for x in err[: R.ERR_SIZE])
-        shown = f"{name(card)} (code {card})" if 0 <= card < N_CARDS else f"{card} (not a card code)"
-        where = f"game {game}" + (f", deal {deal}" if deal else "")
-        return (
-            f"strategy {players[seat].spec!r} (seat {seat}) passed {shown}, a card it does not "
-            f"hold, on pass {pass_no} of {where}"
-        )
+        from simulator import illegal
+
+        _, _, seat, _, card, pass_no, _, _ = (int(x) for x in err[: R.ERR_SIZE])
+        card_name = name(card) if 0 <= card < N_CARDS else None
+        when = f"pass {pass_no} (PASSES={pass_no - 1})"
+        return illegal.not_held(players[seat].spec, seat, card, card_name, "choosing a card to pass", when)
 
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         from simulator.games.gris import reference

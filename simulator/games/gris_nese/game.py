@@ -35,7 +35,13 @@ def _parse_margin(text: str) -> float:
 # replayed); match figures on the finished (not abandoned) matches.
 _SIGNAL_FIRST = Field("rate", "share of counted rounds signalled first", "higher", "touched the nose first")
 _OUT = Field("rate", "share of counted rounds eliminated", "lower", "last to touch the nose, and left")
-_WIN = Field("rate", "share of finished matches won", "higher", "one of the two joint winners")
+_WIN = Field(
+    "rate",
+    "share of finished matches won",
+    "higher",
+    "one of the two joint winners",
+    remark="two players win each match, so the seats' rates sum to 200%",
+)
 _PLACE = Field("mean", "place in the match", "lower", "1 = joint winner, n = first out", note="1 is best")
 ROUND_FIELDS = {
     "signal_first_rate": _SIGNAL_FIRST,
@@ -53,6 +59,12 @@ ROUND_FIELDS = {
     "replayed": Field(
         "count", "rounds", words="rounds replayed: the last two touches too close to call", of="n"
     ),
+    "stalled_rate": Field(
+        "rate", "share of rounds stalled", "lower", "no signal after the pass cap; enter no other figure"
+    ),
+    "replayed_rate": Field(
+        "rate", "share of rounds replayed", words="the last two touches too close to call, see unclear_margin"
+    ),
     "eliminated": _OUT,
     "signal": Field(
         "rate",
@@ -64,12 +76,39 @@ ROUND_FIELDS = {
 MATCH_FIELDS = {
     "win_rate": _WIN,
     "mean_place": _PLACE,
-    "mean_rounds": Field("mean", "rounds per finished match"),
-    "replayed": Field("count", "rounds", words="replayed rounds of the finished matches"),
-    "stalled": Field("count", "rounds", "lower", "stalled rounds of the finished matches (dealt again)"),
+    "mean_rounds": Field(
+        "mean",
+        "counted rounds per finished match",
+        remark=(
+            "always players − 2: every counted round removes one player until two joint winners "
+            "remain, so its interval has no width"
+        ),
+    ),
+    "rounds_played": Field(
+        "count",
+        "rounds",
+        words="rounds dealt in the finished matches, stalled and replayed ones included",
+    ),
+    "replayed": Field("count", "rounds", words="replayed rounds of the finished matches", of="rounds_played"),
+    "replayed_rate": Field(
+        "rate",
+        "share of the finished matches' rounds replayed",
+        words="the last two touches too close to call, see unclear_margin",
+    ),
+    "stalled": Field(
+        "count",
+        "rounds",
+        "lower",
+        "stalled rounds of the finished matches (dealt again)",
+        of="rounds_played",
+    ),
+    "stalled_rate": Field(
+        "rate", "share of the finished matches' rounds stalled", "lower", "stalled rounds, dealt again"
+    ),
     "abandoned": Field(
         "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
     ),
+    "abandoned_rate": Field("rate", "share of matches abandoned", "lower"),
     "win": _WIN,
     "place": _PLACE,
 }
@@ -130,6 +169,8 @@ class GrisNese(Game):
             passes, passes_ci = mean_ci(a[R.R_PASSES], a[R.R_PASSES2], counted)
             dealt, dealt_ci = rate_ci(a[R.R_DEALT], counted)
             every, every_ci = rate_ci(a[R.R_ALL], counted)
+            stalled_rate, stalled_rate_ci = rate_ci(a[R.R_STALLED], n)
+            replayed_rate, replayed_rate_ci = rate_ci(a[R.R_REPLAYED], n)
             return {
                 "mean_passes": passes,
                 "mean_passes_ci": passes_ci,
@@ -138,7 +179,11 @@ class GrisNese(Game):
                 "all_signal_rate": every,
                 "all_signal_rate_ci": every_ci,
                 "stalled": int(a[R.R_STALLED]),
+                "stalled_rate": stalled_rate,
+                "stalled_rate_ci": stalled_rate_ci,
                 "replayed": int(a[R.R_REPLAYED]),
+                "replayed_rate": replayed_rate,
+                "replayed_rate_ci": replayed_rate_ci,
                 "seats": seats,
             }
         # RULES.md §6: abandoned matches enter no other match statistic.
@@ -158,12 +203,24 @@ class GrisNese(Game):
                 }
             )
         rounds, rounds_ci = mean_ci(a[R.M_ROUNDS], a[R.M_ROUNDS2], finished)
+        # Every deal of a finished match: counted rounds, stalled and replayed ones.
+        played = int(a[R.M_ROUNDS]) + int(a[R.M_STALLED]) + int(a[R.M_REPLAYED])
+        replayed_rate, replayed_rate_ci = rate_ci(a[R.M_REPLAYED], played)
+        stalled_rate, stalled_rate_ci = rate_ci(a[R.M_STALLED], played)
+        abandoned_rate, abandoned_rate_ci = rate_ci(a[R.M_ABANDONED], n)
         return {
             "mean_rounds": rounds,
             "mean_rounds_ci": rounds_ci,
+            "rounds_played": played,
             "replayed": int(a[R.M_REPLAYED]),
+            "replayed_rate": replayed_rate,
+            "replayed_rate_ci": replayed_rate_ci,
             "stalled": int(a[R.M_STALLED]),
+            "stalled_rate": stalled_rate,
+            "stalled_rate_ci": stalled_rate_ci,
             "abandoned": int(a[R.M_ABANDONED]),
+            "abandoned_rate": abandoned_rate,
+            "abandoned_rate_ci": abandoned_rate_ci,
             "seats": seats,
         }
 
@@ -201,13 +258,13 @@ class GrisNese(Game):
         return {"match_deals": agg[R.M_DEALS : R.M_DEALS + R.DEAL_BINS]}
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        _, game, seat, deal, card, step, _ = (int(x) for x in err[:7])
-        card_name = name(card) if 0 <= card < 52 else str(card)
-        where = f"pass step {step} of game {game}" + (f" (deal {deal} of the match)" if deal else "")
-        return (
-            f"strategy {players[seat].spec!r} (seat {seat}) laid down {card_name}, "
-            f"a card it does not hold, at {where}"
-        )
+        from simulator import illegal
+
+        _, _, seat, _, card, step, _ = (int(x) for x in err[:7])
+        card_name = name(card) if 0 <= card < 52 else None
+        when = f"pass step {step + 1} (STEPS={step})"
+        doing = "choosing a card to lay down"
+        return illegal.not_held(players[seat].spec, seat, card, card_name, doing, when)
 
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         from simulator.games.gris_nese import reference

@@ -47,7 +47,12 @@ ROUND_FIELDS = {
     "mean_score_diff": Field(
         "diff", "points per round, seat 0 minus seat 1", words="paired difference of the scores"
     ),
-    "mean_turns": Field("mean", "turns per round", words="turns played in the round, both seats"),
+    "mean_turns": Field(
+        "mean",
+        "turns per round",
+        words="turns played in the round, both seats",
+        remark=("no interval: the kernel sums the turns but not their squares, so their spread is not known"),
+    ),
     "capped": Field(
         "count", "rounds", "lower", "rounds stopped at the turn cap (scored as they stand)", of="n"
     ),
@@ -59,12 +64,16 @@ MATCH_FIELDS = {
     "loss_rate": _LOSS,
     "mean_total": _TOTAL,
     "first_dealer_rate": Field("rate", "share of matches dealt first", words="dealt the first round"),
+    "rounds_played": Field("count", "rounds", words="rounds played in all the matches"),
     "draw_rate": Field("rate", "share of matches drawn", words="both totals equal at the end"),
     "mean_rounds": Field("mean", "rounds per match"),
     "first_dealer_loss_rate": Field(
         "rate", "share of matches the first dealer lost", words="the seat that dealt first lost"
     ),
-    "capped": Field("count", "rounds", "lower", "rounds of the matches stopped at the turn cap"),
+    "capped": Field(
+        "count", "rounds", "lower", "rounds of the matches stopped at the turn cap", of="rounds_played"
+    ),
+    "capped_rate": Field("rate", "share of the matches' rounds stopped at the turn cap", "lower"),
     "loss": _LOSS,
     "total": _TOTAL,
 }
@@ -137,6 +146,7 @@ class Spokelse(Game):
         for s in range(2):
             loss, loss_ci = rate_ci(a[R.M_LOSSES + s], n)
             total, total_ci = mean_ci(a[R.M_TOTAL + s], a[R.M_TOTAL2 + s], n, scale=0.5)
+            first, first_ci = rate_ci(a[R.M_FIRST_DEALT + s], n)
             seats.append(
                 {
                     "seat": s,
@@ -145,12 +155,15 @@ class Spokelse(Game):
                     "loss_rate_ci": loss_ci,
                     "mean_total": total,
                     "mean_total_ci": total_ci,
-                    "first_dealer_rate": a[R.M_FIRST_DEALT + s] / n,
+                    "first_dealer_rate": first,
+                    "first_dealer_rate_ci": first_ci,
                 }
             )
         draw, draw_ci = rate_ci(a[R.M_DRAWS], n)
         rounds, rounds_ci = mean_ci(a[R.M_ROUNDS], a[R.M_ROUNDS2], n)
         fd_loss, fd_loss_ci = rate_ci(a[R.M_FIRST_DEALER_LOST], n)
+        played = int(a[R.M_ROUNDS])  # every round of every match (none is re-dealt)
+        capped_rate, capped_rate_ci = rate_ci(a[R.M_CAPPED], played)
         return {
             "draw_rate": draw,
             "draw_rate_ci": draw_ci,
@@ -158,7 +171,10 @@ class Spokelse(Game):
             "mean_rounds_ci": rounds_ci,
             "first_dealer_loss_rate": fd_loss,
             "first_dealer_loss_rate_ci": fd_loss_ci,
+            "rounds_played": played,
             "capped": int(a[R.M_CAPPED]),
+            "capped_rate": capped_rate,
+            "capped_rate_ci": capped_rate_ci,
             "seats": seats,
         }
 
@@ -196,13 +212,14 @@ class Spokelse(Game):
         return {"match_rounds": agg[R.M_RHIST : R.M_RHIST + R.RHIST_BINS]}
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        _, game, seat, phase, action, turn, _ = (int(x) for x in err[: R.ERR_SIZE])
-        who = f"strategy {players[seat].spec!r} (seat {seat})"
-        if phase == SOURCE:
-            what = "choosing where to take a card from (legal: 0 stock, 1 discard pile if not empty)"
-        else:
-            what = "placing its card (legal: slots 0-3, or 4 to throw away a stock card)"
-        return f"{who} returned {action} when {what}, on turn {turn} of game {game}"
+        from simulator import illegal
+
+        _, _, seat, phase, action, turn, _ = (int(x) for x in err[: R.ERR_SIZE])
+        spec = players[seat].spec
+        if phase == SOURCE:  # the kernel refuses 1 only when the pile is empty
+            return illegal.spokelse_source(spec, seat, action, turn, pile_empty=action == 1)
+        # the kernel refuses 4 only for a card taken from the discard pile
+        return illegal.spokelse_place(spec, seat, action, turn, from_discard=action == 4)
 
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         names = [p.spec for p in players]

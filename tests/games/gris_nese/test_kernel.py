@@ -330,15 +330,17 @@ def test_every_finished_match_has_two_winners_and_n_minus_two_distinct_places(n)
 
 def test_json_fields_are_the_public_contract():
     base = {"schema_version", "game", "unit", "n", "seed", "players", "rules"}
-    base |= {"elapsed_s", "games_per_s", "compile_s", "seats"}
+    base |= {"elapsed_s", "games_per_s", "compile_s", "seats", "partial", "n_planned"}
     r = simulate("gris-nese", "greedy", rounds=2_000, seed=1, players=4).summary
-    rates = {"mean_passes", "dealt_signal_rate", "all_signal_rate"}
+    rates = {"mean_passes", "dealt_signal_rate", "all_signal_rate", "stalled_rate", "replayed_rate"}
     assert set(r) - base == rates | {f"{k}_ci" for k in rates} | {"stalled", "replayed"}
     seat = {"signal_first_rate", "eliminated_rate"}
     for s in r["seats"]:
         assert set(s) == {"seat", "player", "reaction"} | seat | {f"{k}_ci" for k in seat}
     m = simulate("gris-nese", "greedy", matches=500, seed=1, players=4).summary
-    assert set(m) - base == {"mean_rounds", "mean_rounds_ci", "replayed", "stalled", "abandoned"}
+    rates = {"mean_rounds", "replayed_rate", "stalled_rate", "abandoned_rate"}
+    counts = {"rounds_played", "replayed", "stalled", "abandoned"}
+    assert set(m) - base == rates | {f"{k}_ci" for k in rates} | counts
     seat = {"win_rate", "mean_place"}
     for s in m["seats"]:
         assert set(s) == {"seat", "player", "reaction"} | seat | {f"{k}_ci" for k in seat}
@@ -410,7 +412,7 @@ def test_a_card_not_held_stops_the_run_with_one_line():
         )
     msg = str(e.value)
     assert "\n" not in msg
-    assert "'test-misbehave:cheat=1' (seat 2)" in msg and "♠A" in msg and "of game 0" in msg
+    assert "'test-misbehave:cheat=1' (seat 2)" in msg and "♠A" in msg and "in round 0 of the run with seed 1" in msg
 
 
 def test_bad_input_is_one_clear_line():
