@@ -19,13 +19,39 @@ The public API::
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
 """
 
+import inspect
+import sys
+import types
+from typing import Any
+
 import simulator.cache  # noqa: F401  (first: kernels below are cached with the package digest)
 from simulator.api import InputError, SpecError, simulate, trace
-from simulator.compare import CompareResult, compare
+from simulator.compare import CompareResult
 from simulator.games import all_games, get_game
 from simulator.records import read_records
 from simulator.results import Result
 from simulator.runner import StrategyError
+
+
+class _CallableModule(types.ModuleType):
+    """A module that can be called: ``simulator.compare(...)`` is ``simulator.compare.compare(...)``.
+
+    ``simulator.compare`` must stay the module, so that ``import simulator.compare as m`` and
+    ``from simulator.compare import X`` keep working (a package attribute named like a
+    submodule shadows it), and must also be the public ``compare`` function.  Calling the
+    module forwards to the function, and ``inspect.signature`` reports the function's.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.compare(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> inspect.Signature:  # read by inspect.signature
+        return inspect.signature(self.compare)
+
+
+sys.modules["simulator.compare"].__class__ = _CallableModule
+compare = sys.modules["simulator.compare"]
 
 __all__ = [
     "CompareResult",

@@ -6,6 +6,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,20 @@ MAX_SEED = (1 << 63) - 1
 MAX_GAMES = 10**12
 # A game's index in a run is a signed 64-bit integer in the kernels: 0 <= index < 2**63.
 MAX_GAME_INDEX = (1 << 63) - 1
+
+
+def check_block_size(block_size: int | None) -> None:
+    """``block_size`` is None (sized automatically) or a whole number from 1 to ``MAX_BLOCK``
+    (2**22 games; runs with records play at most ``MAX_RECORDS_BLOCK`` games at a time)."""
+    if block_size is None:
+        return
+    if isinstance(block_size, bool) or not isinstance(block_size, int | np.integer):
+        raise InputError(f"the block size must be a whole number, not {block_size!r}")
+    if not 1 <= block_size <= MAX_BLOCK:
+        raise InputError(
+            f"--block-size {block_size}: give 1 to {MAX_BLOCK:,} (2**22) games per block "
+            "(the figures do not depend on it)"
+        )
 
 
 def resolve_game(game: str | Game) -> Game:
@@ -202,12 +217,47 @@ def simulate(
         load_plugin(path)
     g = resolve_game(game)
     unit, n = resolve_unit(rounds, matches)
+    chosen = _checked_backend(backend, scheduler, workers, threads, connect_timeout)
+    _check_out_options(out, resume, records, n)
+    if resume and seed is None:
+        seed = stored_seed(out)  # type: ignore[arg-type]
+    seed_extra = seed_provenance(seed)
+    seed = resolve_seed(seed)
+    table = make_table(g, rules, players, reaction)
+    seat_players = resolve_players(g, strategies, table.n_seats)
+    check_block_size(block_size)
+    _set_threads(threads)
+    run = _Run(table, seat_players, unit, n, seed, seed_extra, chosen, records, progress, block_size)
+    if out is not None:  # refuse a folder before spending time on compiling
+        RunFolder.check(out, run.settings, n, width=run.width, records=records, resume=resume)
+    work, compile_s = _work(run, plugins)
+    backend_options = {"backend": chosen, "scheduler": scheduler, "workers": workers}
+    backend_options["connect_timeout"] = connect_timeout
+    stop = stop if stop is not None else threading.Event()
+    if out is None:
+        return _run_in_memory(run, work, compile_s, stop, backend_options)
+    return _run_in_folder(run, work, compile_s, stop, backend_options, Path(out), resume)
+
+
+def _checked_backend(
+    backend: str,
+    scheduler: str | None,
+    workers: int | None,
+    threads: int | None,
+    connect_timeout: float | None,
+) -> Backend:
+    """The backend asked for, with its options checked (InputError otherwise)."""
     chosen = resolve_backend(backend)
     check_backend_options(chosen, scheduler, workers, threads)
     if connect_timeout is not None:
         check_connect_timeout(connect_timeout)
         if chosen is Backend.local:
             raise InputError("--connect-timeout is for --backend dask (the wait for a scheduler)")
+    return chosen
+
+
+def _check_out_options(out: str | Path | None, resume: bool, records: bool, n: int) -> None:
+    """``resume`` needs ``out``; records kept in memory (no ``out``) are bounded."""
     if out is None and resume:
         raise InputError("--resume needs --out DIR (the run's folder)")
     if out is None and records and n > MAX_RECORDS_IN_MEMORY:
@@ -215,87 +265,138 @@ def simulate(
             f"records=True keeps at most {MAX_RECORDS_IN_MEMORY:,} games in memory, not {n:,}: "
             "give out=DIR to stream them to DIR/records/"
         )
-    if resume and seed is None:
-        seed = stored_seed(out)  # type: ignore[arg-type]
-    seed_extra = seed_provenance(seed)
-    seed = resolve_seed(seed)
-    table = make_table(g, rules, players, reaction)
-    seat_players = resolve_players(g, strategies, table.n_seats)
-    if block_size is not None and block_size < 1:
-        raise InputError("the block size must be at least 1")
+
+
+def _set_threads(threads: int | None) -> None:
     if threads is not None:
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise InputError(f"threads must be 1 to {numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(threads)
-    width = g.agg_size(unit, table.n_seats)
-    settings = run_settings(table, seat_players, unit, seed)
-    if out is not None:  # refuse a folder before spending time on compiling
-        RunFolder.check(out, settings, n, width=width, records=records, resume=resume)
+
+
+@dataclass
+class _Run:
+    """What one call of :func:`simulate` plays, once its input is checked."""
+
+    table: Table
+    players: list[Player]
+    unit: str
+    n: int
+    seed: int
+    seed_extra: dict[str, Any]
+    backend: Backend
+    records: bool
+    progress: Callable[[int], None] | None
+    block_size: int | None
+
+    width: int = field(init=False)  # of a row of aggregates
+    settings: dict[str, Any] = field(init=False)  # the run's settings, as run.json keeps them
+
+    def __post_init__(self) -> None:
+        self.width = self.game.agg_size(self.unit, self.table.n_seats)
+        self.settings = run_settings(self.table, self.players, self.unit, self.seed)
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def max_block(self) -> int:
+        return MAX_RECORDS_BLOCK if self.records else MAX_BLOCK
+
+    def tick(self, count: int) -> None:
+        if self.progress is not None:
+            self.progress(count)
+
+
+def _work(run: _Run, plugins: Sequence[str]) -> tuple[Work, float]:
+    """How blocks are played (compiled here for the local backend) and the seconds compiling took."""
     recipe = None
-    if chosen is Backend.dask:
-        recipe = PlayRecipe.of(table, seat_players, unit, seed, records, plugins)
+    if run.backend is Backend.dask:
+        recipe = PlayRecipe.of(run.table, run.players, run.unit, run.seed, run.records, plugins)
     compile_s = 0.0
     runner: BlockRunner | None = None
-    if chosen is Backend.local:
-        runner = BlockRunner(table, seat_players, unit, seed)
+    if run.backend is Backend.local:
+        runner = BlockRunner(run.table, run.players, run.unit, run.seed)
         compile_s = runner.compile()
-        if records:
+        if run.records:
             t0 = time.perf_counter()
             runner.records(0, 1, n_chunks=1)
             compile_s += time.perf_counter() - t0
+    records = run.records
     work = Work(local=lambda: lambda first, count: play_block(runner, first, count, records), recipe=recipe)
-    backend_options = {"backend": chosen, "scheduler": scheduler, "workers": workers}
-    backend_options["connect_timeout"] = connect_timeout
-    max_block = MAX_RECORDS_BLOCK if records else MAX_BLOCK
-    if out is None:
-        total = np.zeros(width, dtype=np.int64)
-        games = 0
-        kept: list[tuple[int, np.ndarray]] = []
+    return work, compile_s
 
-        def add(first: int, count: int, played: Played) -> None:
-            nonlocal total, games
-            total += played.agg
-            games += count
-            if records and played.rec is not None:
-                kept.append((first, played.rec))
-            if progress is not None:
-                progress(count)
 
-        plan = BlockPlan([(0, n)], block_size, max_block=max_block)
-        stop = stop if stop is not None else threading.Event()
-        with sigint_sets(stop):  # Ctrl-C ends the run after the block in flight: the finished games count
-            ran = run_blocks(work, plan, add, stop=stop, **backend_options)
-        args = (table, seat_players, unit, games, seed, total, ran.elapsed_s, compile_s + ran.compile_s)
-        result = make_result(*args, {"backend": chosen.value, **seed_extra}) if games else None
-        if result is not None:
-            mark_partial(result, n)
-        if result is not None and records:
-            result.record_frame = records_frame(g, unit, table.n_seats, kept)
-        if ran.stopped:
-            raise RunInterrupted(None, games, n, unit, result)
-        assert result is not None
-        return result
-    with RunFolder.open(out, settings, n, width=width, records=records, resume=resume) as folder:
+def _run_in_memory(
+    run: _Run, work: Work, compile_s: float, stop: threading.Event, backend_options: dict[str, Any]
+) -> Result:
+    """A run without ``out``: the aggregates (and records) are kept in memory."""
+    total = np.zeros(run.width, dtype=np.int64)
+    games = 0
+    kept: list[tuple[int, np.ndarray]] = []
+
+    def add(first: int, count: int, played: Played) -> None:
+        nonlocal total, games
+        total += played.agg
+        games += count
+        if run.records and played.rec is not None:
+            kept.append((first, played.rec))
+        run.tick(count)
+
+    plan = BlockPlan([(0, run.n)], run.block_size, max_block=run.max_block)
+    with sigint_sets(stop):  # Ctrl-C ends the run after the block in flight: the finished games count
+        ran = run_blocks(work, plan, add, stop=stop, **backend_options)
+    args = (
+        run.table,
+        run.players,
+        run.unit,
+        games,
+        run.seed,
+        total,
+        ran.elapsed_s,
+        compile_s + ran.compile_s,
+    )
+    result = make_result(*args, {"backend": run.backend.value, **run.seed_extra}) if games else None
+    if result is not None:
+        mark_partial(result, run.n)
+    if result is not None and run.records:
+        result.record_frame = records_frame(run.game, run.unit, run.table.n_seats, kept)
+    if ran.stopped:
+        raise RunInterrupted(None, games, run.n, run.unit, result)
+    assert result is not None
+    return result
+
+
+def _run_in_folder(
+    run: _Run,
+    work: Work,
+    compile_s: float,
+    stop: threading.Event,
+    backend_options: dict[str, Any],
+    out: Path,
+    resume: bool,
+) -> Result:
+    """A run with ``out``: finished blocks are persisted there as they complete."""
+    n, records, table = run.n, run.records, run.table
+    with RunFolder.open(out, run.settings, n, width=run.width, records=records, resume=resume) as folder:
         writer = None
         if records:
-            prov = provenance(
-                seed, table.rules_dict(), list(seat_players), {**_reaction_extra(table), **seed_extra}
-            )
-            writer = RecordWriter(Path(out) / RECORDS_DIR, g, unit, table.n_seats, prov, settings)
+            extra = {**_reaction_extra(table), **run.seed_extra}
+            prov = provenance(run.seed, table.rules_dict(), list(run.players), extra)
+            writer = RecordWriter(out / RECORDS_DIR, run.game, run.unit, table.n_seats, prov, run.settings)
             writer.prune(folder.done)
-        if progress is not None and folder.games:
-            progress(folder.games)
+        if folder.games:
+            run.tick(folder.games)
 
         def persist(first: int, count: int, played: Played) -> None:
             if writer is not None:
                 assert played.rec is not None
                 writer.write(first, played.rec)
             folder.add(first, count, played.agg)
-            if progress is not None:
-                progress(count)
+            run.tick(count)
 
-        stop = stop if stop is not None else threading.Event()
-        plan = BlockPlan(folder.gaps(), block_size, max_block=max_block)
+        plan = BlockPlan(folder.gaps(), run.block_size, max_block=run.max_block)
         with sigint_sets(stop):
             ran = None
             if plan.remaining:
@@ -303,28 +404,35 @@ def simulate(
                     work, plan, persist, stop=stop, started=folder.start_clock, **backend_options
                 )
         complete = not folder.gaps()
-        extra = {"backend": chosen.value, **seed_extra, **folder.provenance(complete)}
-        result = None
-        if folder.games:
-            result = make_result(
-                table,
-                seat_players,
-                unit,
-                folder.games,
-                seed,
-                folder.agg.copy(),
-                folder.elapsed_s,
-                compile_s + (ran.compile_s if ran else 0.0),
-                extra,
-            )
-            mark_partial(result, n)
-            folder.write_summary(result)
-            if records:
-                result.records_path = Path(out) / RECORDS_DIR
+        result = _folder_result(run, folder, compile_s + (ran.compile_s if ran else 0.0), complete)
+        if result is not None and records:
+            result.records_path = out / RECORDS_DIR
         if not complete:
-            raise RunInterrupted(Path(out), folder.games, n, unit, result)
+            raise RunInterrupted(out, folder.games, n, run.unit, result)
         assert result is not None
         return result
+
+
+def _folder_result(run: _Run, folder: RunFolder, compile_s: float, complete: bool) -> Result | None:
+    """The figures of the games finished in ``folder`` (None when there are none), written
+    to its ``summary.parquet``."""
+    if not folder.games:
+        return None
+    extra = {"backend": run.backend.value, **run.seed_extra, **folder.provenance(complete)}
+    result = make_result(
+        run.table,
+        run.players,
+        run.unit,
+        folder.games,
+        run.seed,
+        folder.agg.copy(),
+        folder.elapsed_s,
+        compile_s,
+        extra,
+    )
+    mark_partial(result, run.n)
+    folder.write_summary(result)
+    return result
 
 
 def mark_partial(result: Result, planned: int) -> None:
@@ -411,6 +519,7 @@ def trace(
     """
     from simulator.containment import trapping_players
     from simulator.games.base import IllegalMove
+    from simulator.illegal import where
     from simulator.runner import StrategyError
     from simulator.tracing import cap_lines, check_max_lines, header
 
@@ -440,7 +549,7 @@ def trace(
         with announced(trace_message(g, seat_players)):
             body = g.trace(table, contained, seed, game_index, unit)
     except IllegalMove as exc:
-        raise StrategyError(f"{exc}, in {unit} {game_index} of the run with seed {seed}") from None
+        raise StrategyError(f"{exc}, {where(unit, game_index, seed)}") from None
     lines = header(table, seat_players, seed, game_index, unit)
     return "\n".join([*lines, "", cap_lines(body, max_lines)])
 

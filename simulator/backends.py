@@ -629,8 +629,13 @@ def probe_scheduler(address: str, timeout: float) -> None:
             "(is it a Dask scheduler's address? --connect-timeout sets the wait)"
         )
     if exc is not None:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise InputError(f"no Dask scheduler answered at {address} ({reason})")
+        # Whatever went wrong reading the reply (a closed connection, or bytes that are not
+        # Dask's protocol, which can make its decoder ask for exabytes) is the peer's doing:
+        # one line that does not repeat the library's internal text.
+        raise InputError(
+            f"no Dask scheduler answered at {address}: something took the connection but its reply "
+            "was not a Dask scheduler's (is it a Dask scheduler's address?)"
+        ) from None
     kind = reply.get("type") if isinstance(reply, dict) else None
     if kind != "Scheduler":
         if isinstance(kind, str) and kind:

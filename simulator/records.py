@@ -27,8 +27,9 @@ the game's record columns (int64)
 ``out`` keeps the records in memory instead (at most ``MAX_RECORDS_IN_MEMORY``
 games; above that it refuses and points to ``out=``): ``result.records()`` gives
 the frame above, ``result.records(long=True)`` one row per game and seat with
-columns ``game``, ``seat``, ``player``, one column per metric (``score``,
-``win``, ...) and ``counted`` (:func:`long_records`).  ``read_records(DIR,
+columns ``game``, ``seat``, ``player``, the game-level columns repeated on every
+seat's row, the per-seat columns (one column per metric: ``score``, ``win``, ...)
+and ``counted`` (:func:`long_records`).  ``read_records(DIR,
 long=True)`` reads a run folder's records in the same long format.
 
 File and schema metadata: ``kortsim.provenance`` (seed, rules, strategies and
@@ -311,14 +312,41 @@ def records_frame(
     return table.to_pandas()
 
 
+def _seat_groups(columns: Sequence[str], n_seats: int) -> dict[str, tuple[str, list[str]]]:
+    """The wide format's per-seat columns, grouped: ``{long name: (kind, [column of seat 0,
+    ...])}``, where ``kind`` is ``"metric"`` for ``<metric>_seat<s>`` and ``"record"`` for the
+    kernel's own ``<name>_<s>`` columns (named ``<name>_raw`` in long format when a metric
+    already has that name)."""
+    present = set(columns)
+    found_groups: list[tuple[str, str, list[str]]] = []
+    for c in columns:
+        for kind, sep in (("metric", "_seat"), ("record", "_")):
+            head, found, tail = c.rpartition(sep)
+            if not found or tail != "0" or not head:
+                continue
+            seat_cols = [f"{head}{sep}{s}" for s in range(n_seats)]
+            if all(col in present for col in seat_cols):
+                found_groups.append((head, kind, seat_cols))
+                break
+    metrics = {h for h, kind, _ in found_groups if kind == "metric"}
+    return {
+        (f"{h}_raw" if kind == "record" and h in metrics else h): (kind, cols)
+        for h, kind, cols in found_groups
+    }
+
+
 def long_records(
     wide: pd.DataFrame, game: Game, unit: str, n_seats: int, players: Sequence[str]
 ) -> pd.DataFrame:
     """Records in long format: one row per game and seat, in game then seat order.
 
     Columns: ``game`` (int64), ``seat`` (int64), ``player`` (the seat's strategy spec,
-    categorical), one column per metric of ``game.metrics(unit)`` (``<metric>_seat<s>``
-    of the wide format, same values and types) and ``counted`` (bool, the game's).
+    categorical), then every game-level column of the wide format (``turns``, ``capped``,
+    ``rounds``, ``stalled``, ...) repeated on each of the game's rows, the kernel's
+    per-seat columns (``score_half_<s>`` becomes ``score_half``; ``letters_<s>`` becomes
+    ``letters_raw`` beside the metric ``letters``), one column per metric of
+    ``game.metrics(unit)`` (``<metric>_seat<s>`` of the wide format) and ``counted``
+    (bool, the game's).  Values and types are those of the wide format.
     """
     n = len(wide)
     if len(players) != n_seats:
@@ -331,9 +359,17 @@ def long_records(
             np.tile(np.asarray(names, dtype=object), n), categories=list(dict.fromkeys(names))
         ),
     }
-    for m in game.metrics(unit):
-        seat_cols = [f"{m.name}_seat{s}" for s in range(n_seats)]
-        cols[m.name] = wide[seat_cols].to_numpy().reshape(-1)
+    groups = _seat_groups([str(c) for c in wide.columns], n_seats)
+    per_seat = {c for _, seat_cols in groups.values() for c in seat_cols}
+    for c in wide.columns:
+        if c not in per_seat and c not in ("game", "counted"):
+            cols[str(c)] = np.repeat(wide[c].to_numpy(), n_seats)
+    ordered = sorted(groups.items(), key=lambda item: item[1][0] == "metric")  # records, then metrics
+    for long_name, (_, seat_cols) in ordered:
+        cols[long_name] = wide[seat_cols].to_numpy().reshape(-1)
+    for m in game.metrics(unit):  # every metric, even if a wide frame lacked a seat's column
+        if m.name not in cols:
+            cols[m.name] = wide[[f"{m.name}_seat{s}" for s in range(n_seats)]].to_numpy().reshape(-1)
     cols["counted"] = np.repeat(wide["counted"].to_numpy(dtype=bool), n_seats)
     return pd.DataFrame(cols)
 

@@ -21,6 +21,7 @@ import numpy as np
 from simulator.compiling import announced, kernel_message
 from simulator.containment import ANSWER_COLUMN, RAISED, checked_decide, describe_raised, watched, who
 from simulator.games.base import Game, Table
+from simulator.illegal import describe_illegal, where
 from simulator.specialise import specialised_kernel
 from strategies.checks import check_compiles
 from strategies.registry import Player
@@ -176,7 +177,14 @@ class BlockRunner:
             if self.kernel.user and int(row[ANSWER_COLUMN]) == RAISED:  # a user strategy raised
                 words = describe_raised(self.table.game, self.table, self.players, self.seed, self.unit, row)
                 raise StrategyError(words)
-            raise StrategyError(self.table.game.describe_error(row, self.players))
+            # The same words as a trace of that game (simulator/illegal.py): the reference
+            # implementation replays it up to the move; the kernel's row is the fallback.
+            index = int(row[1])
+            words = describe_illegal(self.table.game, self.table, self.players, self.seed, self.unit, index)
+            if words is None:
+                fallback = self.table.game.describe_error(row, self.players)
+                words = f"{fallback}, {where(self.unit, index, self.seed)}"
+            raise StrategyError(words)
 
 
 def blocks(n: int, block_size: int, start: int = 0) -> list[tuple[int, int, int]]:

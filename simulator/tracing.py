@@ -21,15 +21,20 @@ from strategies.registry import format_value
 
 DEFAULT_MAX_LINES = 2000  # lines of moves a trace prints unless told otherwise (0: no cap)
 MIN_MAX_LINES = 10  # a smaller cap could not show both the start and the end
+MAX_MAX_LINES = 10**7  # about a gigabyte of text; 0 (no cap) is the way to ask for everything
 TAIL_LINES = 40  # of a capped trace, how many of its last lines (the end of the game) are kept
 
 
 def check_max_lines(max_lines: object) -> int:
-    """``max_lines`` as an int: 0 (no cap) or at least :data:`MIN_MAX_LINES`."""
+    """``max_lines`` as an int: 0 (no cap) or :data:`MIN_MAX_LINES` to :data:`MAX_MAX_LINES`."""
     if isinstance(max_lines, bool) or not isinstance(max_lines, int):
         raise ValueError(f"--max-lines takes a whole number, not {max_lines!r}")
     if max_lines != 0 and max_lines < MIN_MAX_LINES:
         raise ValueError(f"--max-lines {max_lines}: give 0 (no cap) or at least {MIN_MAX_LINES} lines")
+    if max_lines > MAX_MAX_LINES:
+        raise ValueError(
+            f"--max-lines {max_lines}: at most {MAX_MAX_LINES:,} (10**7) lines; 0 prints every line"
+        )
     return max_lines
 
 

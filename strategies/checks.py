@@ -177,8 +177,9 @@ def _check(family: Family) -> StrategyCompileError | None:
         if not bad:
             return None
         return StrategyCompileError(
-            f"strategy {name!r} ({file}:{first}) returns {bad[0]}; it must return an integer action",
-            "",
+            f"strategy {name!r} ({file}:{first}) returns {plainly(bad[0])}, not a whole number: "
+            "return an int action (or an action enum member)",
+            f"its compiled signatures return {', '.join(str(r) for r in rets)}",
             name,
             file,
             first,
@@ -200,8 +201,69 @@ def _check(family: Family) -> StrategyCompileError | None:
     ret = overload.signature.return_type if overload is not None else None
     if ret is None or _integer(ret):
         return None
+    returns = _returned(overload)
+    bad = [(line, ty) for line, ty in returns if ty is not None and not _integer(ty)]
+    line, ty = bad[0] if bad else (first, ret)
+    ty = ty if ty is not None else ret
+    details = (
+        f"numba types the value returned at {file}:{line} as {ty}; "
+        f"the function's return type is {ret}.\n" + "".join(f"  line {n}: returns {t}\n" for n, t in returns)
+    )
     if isinstance(ret, types.Optional | types.NoneType):
-        what = f"nothing (None) on some path ({ret}); every path must return an action"
+        what = "nothing (None) on some path; every path must return an action"
+        line = next((n for n, t in returns if isinstance(t, types.NoneType | types.Omitted)), line)
     else:
-        what = f"{ret}; it must return an integer action (an int or an action enum member)"
-    return StrategyCompileError(f"strategy {name!r} ({file}:{first}) returns {what}", "", name, file, first)
+        what = f"{plainly(ty)}, not a whole number: return an int action (or an action enum member)"
+    return StrategyCompileError(
+        f"strategy {name!r} ({file}:{line}) returns {what}", details, name, file, line
+    )
+
+
+def _returned(overload: Any) -> list[tuple[int, Any]]:
+    """Each ``return`` of a compiled function: its line and the type of the value it returns
+    (before numba casts it to the function's return type); empty when numba keeps no IR."""
+    from numba.core import ir
+
+    annotation = getattr(overload, "type_annotation", None)
+    blocks = getattr(annotation, "blocks", None)
+    if not blocks:
+        return []
+    typemap = annotation.typemap
+    out = []
+    for block in blocks.values():
+        defined = {st.target.name: st.value for st in block.body if isinstance(st, ir.Assign)}
+        for st in block.body:
+            if not isinstance(st, ir.Return):
+                continue
+            value = defined.get(st.value.name)
+            source = value.value if isinstance(value, ir.Expr) and value.op == "cast" else st.value
+            out.append((int(st.loc.line), typemap.get(source.name)))
+    return sorted(out, key=lambda item: item[0])
+
+
+def plainly(ty: Any) -> str:
+    """A numba type in words people use: ``keys[DictType[...]]`` is "a dictionary view"."""
+    from numba.core.types import containers
+
+    views = (
+        containers.DictKeysIterableType,
+        containers.DictValuesIterableType,
+        containers.DictItemsIterableType,
+    )
+    kinds: list[tuple[Any, str]] = [
+        (views, "a dictionary view (keys(), values() or items())"),
+        (types.Boolean, "True or False (a bool)"),
+        (types.Float, "a decimal number (a float)"),
+        (types.Complex, "a complex number"),
+        (types.Array, "an array"),
+        (types.BaseTuple, "a tuple"),
+        (types.UnicodeType | types.CharSeq | types.UnicodeCharSeq, "a string"),
+        (types.DictType, "a dictionary"),
+        (types.ListType | types.List, "a list"),
+        (types.Set, "a set"),
+        (types.NoneType, "None"),
+    ]
+    for kind, words in kinds:
+        if isinstance(ty, kind):
+            return words
+    return "a value that is not an integer"

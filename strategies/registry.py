@@ -248,7 +248,7 @@ def games_with(name: str) -> list[str]:
 def parse_spec(spec: str, game: str) -> Player:
     """``name`` or ``name:a=1,b=2`` for ``game``; raises :class:`SpecError` with one clear line."""
     spec = spec.strip()
-    name, _, body = spec.partition(":")
+    name, colon, body = spec.partition(":")
     fams = _REGISTRY.get(game, {})
     if name not in fams:
         elsewhere = games_with(name)
@@ -257,7 +257,11 @@ def parse_spec(spec: str, game: str) -> Player:
         known = ", ".join(sorted(fams)) or "none"
         raise SpecError(f"unknown strategy {name!r} for {game} (known: {known})")
     values: dict[str, float] = {}
-    for item in filter(None, (s.strip() for s in body.split(","))):
+    if colon and not body.strip():
+        raise SpecError(f"{spec}: no parameters after the colon (write {name} or {name}:name=value)")
+    for item in (s.strip() for s in body.split(",") if colon):
+        if not item:
+            raise SpecError(f"{spec}: an empty parameter between commas (write name=value,name=value)")
         key, eq, raw = item.partition("=")
         if not eq or not key.strip():
             raise SpecError(f"{spec}: parameters are written name=value, got {item!r}")

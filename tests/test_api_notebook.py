@@ -148,7 +148,9 @@ def test_plot_returns_labelled_axes_with_the_intervals(result):
 def test_compare_is_exported_with_the_clis_field_keyword():
     from simulator.compare import compare as module_compare
 
-    assert simulator.compare is module_compare and "compare" in simulator.__all__
+    # simulator.compare is the module, and calling it calls the function (simulator/__init__.py)
+    assert simulator.compare.compare is module_compare and "compare" in simulator.__all__
+    assert callable(simulator.compare)
     kwargs = {"rounds": 600, "seed": 2, "baseline": "threshold:k=2"}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the new keyword does not warn
@@ -236,7 +238,9 @@ def test_records_in_memory_and_in_long_format(tmp_path):
     wide = kept.records()
     assert len(wide) == 3000 and list(wide["game"]) == list(range(3000))
     long = kept.records(long=True)
-    assert list(long.columns) == ["game", "seat", "player", "score", "win", "counted"]
+    assert list(long.columns) == [
+        *["game", "seat", "player", "turns", "capped", "score_half", "score", "win", "counted"]
+    ]
     assert len(long) == 2 * 3000
     # The long frame is the wide one reshaped: one row per game and seat.
     for metric in ("score", "win"):

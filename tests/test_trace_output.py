@@ -285,9 +285,9 @@ def test_the_last_game_index_is_traced():
 @pytest.mark.parametrize(
     ("game", "spec", "decision"),
     [
-        ("spokelse", "badslot", "returned 9 in the SOURCE phase on turn 1"),
-        ("gris", "badcard", "passed 60 on pass 1"),
-        ("gris-nese", "badlay", "passed 60 (no card) at pass step 1"),
+        ("spokelse", "badslot", "returned 9 when choosing where to take a card from, on turn 1 (TURN=0)"),
+        ("gris", "badcard", "returned 60 when choosing a card to pass, on pass 1 (PASSES=0)"),
+        ("gris-nese", "badlay", "returned 60 when choosing a card to lay down, on pass step 1 (STEPS=0)"),
     ],
 )
 def test_an_illegal_move_in_a_trace_is_one_line_and_exit_3(illegal, game, spec, decision):

@@ -112,7 +112,8 @@ def test_a_strategy_returning_a_float_or_nothing_is_refused_before_the_kernel(tm
     )
     load_plugin(path)
     with pytest.raises(
-        StrategyCompileError, match=r"'test-returns-float' \(.*returns_badly\.py:4\) returns float64"
+        StrategyCompileError,
+        match=r"'test-returns-float' \(.*returns_badly\.py:6\) returns a decimal number \(a float\)",
     ):
         api.simulate("spokelse", "test-returns-float", rounds=10, seed=1)
     with pytest.raises(StrategyCompileError, match=r"returns nothing \(None\) on some path"):

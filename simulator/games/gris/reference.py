@@ -39,6 +39,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from simulator import illegal as wording
 from simulator.cards import N_CARDS, N_SUITS, name, suit_of
 from simulator.games.base import IllegalMove
 from simulator.games.gris.observation import (
@@ -335,10 +336,12 @@ def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int
     value = player.decide(observe(table, seat), player.params, rng)
     card = as_card(value)
     if card is None or card not in hand:
-        shown = f"{value!r} ({name(card)})" if card is not None and 0 <= card < N_CARDS else repr(value)
-        raise IllegalAction(
-            f"strategy {player.name!r} (seat {seat}) passed {shown} on pass {table.passes + 1} "
-            f"(PASSES={table.passes}), a card it does not hold; its hand: " + " ".join(name(c) for c in hand)
+        card_name = name(card) if card is not None and 0 <= card < N_CARDS else None
+        when = f"pass {table.passes + 1} (PASSES={table.passes})"
+        raise IllegalAction(  # the wording is shared with runs (simulator/illegal.py)
+            wording.not_held(
+                player.name, seat, value, card_name, "choosing a card to pass", when, [name(c) for c in hand]
+            )
         )
     return card
 

@@ -41,6 +41,7 @@ from typing import Protocol
 
 import numpy as np
 
+from simulator import illegal as wording
 from simulator.cards import N_RANKS, RANKS, name, rank_of
 from simulator.games.base import IllegalMove
 from simulator.games.gris_nese.observation import (
@@ -316,11 +317,18 @@ def choose_card(table: Table, i: int, player: Player, rng: np.ndarray) -> int:
     card = as_card(value)
     hand = table.hands[i]
     if card is None or card not in hand:
-        shown = name(card) if card is not None and 0 <= card < 52 else "no card"
-        held = " ".join(name(c) for c in sorted(hand))
-        raise IllegalAction(
-            f"strategy {player.name!r} (seat {table.seats[i]}) passed {value!r} ({shown}) "
-            f"at pass step {table.steps + 1} (STEPS={table.steps}): not in its hand {held}"
+        card_name = name(card) if card is not None and 0 <= card < 52 else None
+        when = f"pass step {table.steps + 1} (STEPS={table.steps})"
+        raise IllegalAction(  # the wording is shared with runs (simulator/illegal.py)
+            wording.not_held(
+                player.name,
+                table.seats[i],
+                value,
+                card_name,
+                "choosing a card to lay down",
+                when,
+                [name(c) for c in sorted(hand)],
+            )
         )
     return card
 

@@ -30,6 +30,7 @@ from typing import Protocol
 
 import numpy as np
 
+from simulator import illegal as wording
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS, name, rank_of
 from simulator.games.base import IllegalMove
 from simulator.games.spokelse.observation import (
@@ -308,21 +309,20 @@ def as_action(value: object) -> int | None:
         return None
 
 
-def illegal(player: Player, seat: int, phase: str, value: object, turn: int, why: str) -> IllegalAction:
-    return IllegalAction(
-        f"strategy {player.name!r} (seat {seat}) returned {value!r} in the {phase} phase "
-        f"on turn {turn + 1} (TURN={turn}): {why}"
-    )
+def illegal(player: Player, seat: int, message: str) -> IllegalAction:
+    # The wording is shared with runs (simulator/illegal.py); ``message`` comes from there.
+    return IllegalAction(message)
 
 
 def choose_source(table: Table, player: Player, seat: int, rng: np.ndarray) -> Source:
     """Step 1 of a turn: the player picks the stock or the discard pile."""
     value = ask(player, observe(table, seat, SOURCE), rng)
     action = as_action(value)
-    if action not in (Source.STOCK, Source.DISCARD_PILE):
-        raise illegal(player, seat, "SOURCE", value, table.turn, "legal are 0 (stock) and 1 (discard pile)")
-    if action == Source.DISCARD_PILE and not table.discard:
-        raise illegal(player, seat, "SOURCE", value, table.turn, "the discard pile is empty")
+    if action not in (Source.STOCK, Source.DISCARD_PILE) or (
+        action == Source.DISCARD_PILE and not table.discard
+    ):
+        words = wording.spokelse_source(player.name, seat, value, table.turn, not table.discard)
+        raise illegal(player, seat, words)
     return Source(action)
 
 
@@ -333,13 +333,10 @@ def choose_place(
     from_discard = source == Source.DISCARD_PILE
     value = ask(player, observe(table, seat, PLACE, card, from_discard), rng)
     action = as_action(value)
-    if action is None or not 0 <= action <= Place.DISCARD:
-        raise illegal(player, seat, "PLACE", value, table.turn, "legal are 0-3 (slot) and 4 (discard)")
-    if action == Place.DISCARD and from_discard:
-        # RULES.md §3: taking the discard top and putting it straight back is not a legal action
-        raise illegal(
-            player, seat, "PLACE", value, table.turn, "a card from the discard pile cannot be discarded"
-        )
+    # RULES.md §3: taking the discard top and putting it straight back is not a legal action
+    if action is None or not 0 <= action <= Place.DISCARD or (action == Place.DISCARD and from_discard):
+        words = wording.spokelse_place(player.name, seat, value, table.turn, from_discard)
+        raise illegal(player, seat, words)
     return Place(action)
 
 

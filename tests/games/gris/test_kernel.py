@@ -574,7 +574,10 @@ def test_stalling_and_cheating_user_strategies() -> None:
     with pytest.raises(StrategyError) as exc:
         simulator.simulate("gris", specs, rounds=500, seed=SEED, rules=off, block_size=100)
     text = str(exc.value)
-    assert "'test_stall_or_cheat:cheat=1' (seat 2)" in text and f"game {game}" in text
+    assert (
+        "'test_stall_or_cheat:cheat=1' (seat 2)" in text
+        and f"in round {game} of the run with seed {SEED}" in text
+    )
     assert "does not hold" in text and "\n" not in text
 
 

@@ -337,7 +337,8 @@ def test_illegal_source(value: object) -> None:
     with pytest.raises(IllegalAction) as err:
         play_round(RULES, [Passive(), Answers(SOURCE, value, name="Rogue")], seed=1, game=0)
     msg = str(err.value)
-    assert "Rogue" in msg and "SOURCE" in msg and repr(value) in msg and "TURN=1" in msg
+    assert "Rogue" in msg and "when choosing where to take a card from" in msg and repr(value) in msg
+    assert "on turn 2 (TURN=1)" in msg
 
 
 @pytest.mark.parametrize("value", [7, 5, -1, 2.0])
@@ -345,12 +346,16 @@ def test_illegal_place(value: object) -> None:
     with pytest.raises(IllegalAction) as err:
         play_round(RULES, [Answers(PLACE, value, name="Rogue", from_turn=4), Passive()], seed=1, game=0)
     msg = str(err.value)
-    assert "Rogue" in msg and "PLACE" in msg and repr(value) in msg and "TURN=4" in msg
+    assert "Rogue" in msg and "when placing its card" in msg and repr(value) in msg
+    assert "on turn 5 (TURN=4)" in msg
     assert isinstance(err.value, ValueError)
 
 
 def test_discarding_a_card_from_the_discard_pile_is_illegal() -> None:
-    with pytest.raises(IllegalAction, match=r"'Back'.*4.*PLACE.*TURN=0"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"'Back'.* returned 4 when placing its card.*TURN=0.*taken from the discard pile must be placed",
+    ):
         play_round(
             RULES, [Script([(Source.DISCARD_PILE, Place.DISCARD)], name="Back"), Passive()], seed=1, game=0
         )
@@ -359,7 +364,10 @@ def test_discarding_a_card_from_the_discard_pile_is_illegal() -> None:
 def test_taking_from_an_empty_discard_pile_is_illegal() -> None:
     table = deal_cards(RULES, shuffle_deck(1, 0))
     table.discard.clear()  # cannot happen in play (every turn leaves a card on the pile); force it
-    with pytest.raises(IllegalAction, match=r"'taker'.*SOURCE.*1.*empty"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"'taker'.* returned 1 when choosing where to take a card from.*discard pile is empty",
+    ):
         play_turn(table, [DiscardTaker(), Passive()], decide_streams(1, 0))
 
 
