@@ -333,31 +333,77 @@ def _flips(rows: pd.DataFrame, metric: str) -> list[tuple[int, int, str, str]]:
     return [(a, c, x, y) for (a, x), (c, y) in itertools.pairwise(seq) if x != y]
 
 
+HEADLINE_WORDS = 35  # a headline is one plain sentence of at most this many words
+
+
+def _short_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str, str]:
+    """(kind, clause) for a headline: how committing on the deal does against greedy over the
+    table sizes, with its direction and unit ("loses more matches ..., by 0.30–2.4 percentage
+    points"); the intervals and the sizes needed live in the longer sentences."""
+    rows = rows.sort_values("players")
+    lower = LOWER_IS_BETTER[metric]
+    kinds = {
+        int(r.players): words.verdict(
+            r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower
+        )
+        for r in rows.itertuples()
+    }
+    found = set(kinds.values())
+    every = "at every size" if len(kinds) > 1 else "at the size tried"
+    if len(found) == 1 and found != {"none"}:
+        kind = found.pop()
+        more = "more" if (kind == "worse") == lower else "fewer"
+        by = words.span(rows["diff_vs_greedy"].abs(), percent=True)
+        return kind, f"loses {more} matches than greedy {every}, by {by} percentage points"
+    if found == {"none"}:
+        return "none", "shows no detectable difference"
+    parts = []
+    for kind in ("worse", "better", "none"):
+        at = [n for n in sorted(kinds) if kinds[n] == kind]
+        if not at:
+            continue
+        if kind == "none":
+            parts.append(f"no detectable difference at {_ranges(at)}")
+        else:
+            more = "more" if (kind == "worse") == lower else "fewer"
+            parts.append(
+                f"loses {more} matches than greedy at {_ranges(at)} players"
+                if not parts
+                else f"{more} at {_ranges(at)}"
+            )
+    return "mixed", (", ".join(parts[:-1]) + " and " + parts[-1]) if len(parts) > 1 else parts[0]
+
+
 def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
-    """Per game: is committing on the deal worth it (in lost matches), and where does it flip?"""
+    """Per game: is committing on the deal worth it (in lost matches), and where does it flip?
+
+    Each headline is one plain sentence with the direction and unit of what it reports;
+    the ranges of the differences, their intervals and the sizes that would detect them
+    follow in the answer below the headlines."""
     early = f"commit:after={cfg['afters'][0]}"
     metric = "lose_match"
     summary = []
     for game in cfg["games"]:
         gname = GAME_NAMES.get(game, game)
-        phrases, flip_text, verdicts = [], [], []
+        shorts, details, flip_text, verdicts = [], [], [], []
         for field in cfg["fields"]:
             rows = t[(t.game == game) & (t.field == field) & (t.metric == metric) & (t.player == early)]
+            kind, clause = _short_phrase(rows, metric, tests=len(cfg["afters"]))
             _, phrase = _field_phrase(rows, metric, tests=len(cfg["afters"]))
             who = "greedy players" if field == "greedy" else "early committers"
-            phrases.append(f"against {who}, {phrase}")
+            shorts.append((who, kind, clause))
+            details.append(f"against {who}, {phrase}")
             flips = _flips(rows, metric)
             if flips:
                 flip_text.append(
-                    f"against {_field_name(field)}, between "
+                    f"against {who} between "
                     + " and between ".join(
                         f"{a} and {c} players ({x} below, {y} above)" for a, c, x, y in flips
                     )
                 )
             for r in rows.sort_values("players").itertuples():
-                verdicts.append(
-                    words.verdict(r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, True)
-                )
+                v = words.verdict(r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, True)
+                verdicts.append(v)
                 summary.append(
                     {
                         "game": game,
@@ -368,9 +414,7 @@ def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
                         "commit_on_deal_minus_greedy_hi": r.diff_vs_greedy_hi,
                         "p_holm": r.p_holm,
                         "verdict": {"better": "better", "worse": "worse", "none": "no difference detected"}[
-                            words.verdict(
-                                r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, True
-                            )
+                            v
                         ],
                         "matches": int(r.deals),
                     }
@@ -384,9 +428,28 @@ def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
             word = "Yes"
         else:
             word = "It depends"
-        b.headline(
-            f"{gname}: is committing on the deal ({early}) worth it, in matches lost?",
-            f"{word}: " + "; ".join(phrases) + ".",
+        kinds = {k for _, k, _ in shorts}
+        both = "against both fields" if len(shorts) > 1 else f"against {shorts[0][0]}"
+        if seen == {"none"}:
+            answer = (
+                f"{word}: no difference from greedy in lost matches is detected at any table size tried, "
+                f"{'against either field' if len(shorts) > 1 else both}."
+            )
+        elif len(kinds) == 1 and kinds <= {"better", "worse"}:
+            rows = t[(t.game == game) & (t.metric == metric) & (t.player == early)]
+            more = "more" if kinds == {"worse"} else "fewer"
+            every = (
+                "at every table size tried" if rows["players"].nunique() > 1 else "at the table size tried"
+            )
+            answer = (
+                f"{word}: committing on the deal loses {more} matches than greedy {every}, {both}, by "
+                f"{words.span(rows['diff_vs_greedy'].abs(), percent=True)} percentage points."
+            )
+        else:
+            answer = f"{word}: " + "; ".join(f"against {who} it {clause}" for who, _, clause in shorts) + "."
+        b.headline(f"{gname}: is committing on the deal ({early}) worth it, in matches lost?", answer)
+        b.answer.append(
+            f"{gname}, committing on the deal ({early}), lost matches: " + "; ".join(details) + "."
         )
         b.headline(
             f"{gname}: where does committing on the deal flip from better to worse than greedy?",

@@ -194,7 +194,7 @@ def run(
         text.append(_sentence(p.spec, be))
         b.headline(
             f"{p.spec}: how fast must it react to be eliminated as often as an ordinary greedy seat?",
-            _headline(be),
+            _headline(be, g["diff"].to_numpy()),
         )
     even = b.table("break_even", pd.DataFrame(even_rows))
     b.answer += text
@@ -269,14 +269,24 @@ def _base_sentence(rate: float, lo: float, hi: float, players: int) -> str:
     )
 
 
-def _headline(be: dict) -> str:
-    """The break-even in one plain line."""
+def _headline(be: dict, diffs: Any = None) -> str:
+    """The break-even in one plain line; ``diffs`` (the paired differences on the grid) says
+    on which side of an ordinary seat a strategy without a break-even stays."""
     lo_grid, hi_grid = be["grid"]
     est = be["break_even"]
     if est is None:
+        d = np.asarray(diffs if diffs is not None else [], dtype=float)
+        d = d[np.isfinite(d)]
+        side = (
+            "more often than"
+            if len(d) and (d > 0).all()
+            else "less often than"
+            if len(d) and (d < 0).all()
+            else "about as often as"
+        )
         return (
-            f"Not on the grid tried ({lo_grid:g}-{hi_grid:g} s): its elimination rate stays on one side of an "
-            "ordinary greedy seat's at every reaction median tried."
+            f"Not on the grid tried ({lo_grid:g}-{hi_grid:g} s): it is eliminated {side} an ordinary greedy "
+            "seat at every reaction median tried."
         )
     lo = f"{be['break_even_lo']:.3g}" if not be["lo_open"] else f"below {lo_grid:g}"
     hi = f"{be['break_even_hi']:.3g}" if not be["hi_open"] else f"above {hi_grid:g}"

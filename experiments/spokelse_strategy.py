@@ -393,25 +393,15 @@ def threshold_sweep(b: experiments.Bundle, cfg: dict, backend: dict) -> dict[tup
                 if kind == "better":
                     d, lo, hi = (top[f"{metric}_diff{e}"] for e in ("", "_lo", "_hi"))
                     line = (
-                        f"k={k} scores lowest, {value}, better than k=4 by "
-                        f"{words.amount(d, lo, hi, unit=unit_txt)} (Holm-corrected "
-                        f"{words.p_text(top[f'{metric}_p_holm'])}; round play, jack ½; tested against k=4 only)."
+                        f"k={k}: it scores {words.amount(d, lo, hi, unit=unit_txt)} less than k=4, the lowest "
+                        f"of the k tried (Holm-corrected {words.p_text(top[f'{metric}_p_holm'])}; round play, jack ½)."
                     )
                 elif kind == "reference":
                     line = f"k=4, the reference: {value}; no k tried scored lower (round play, jack ½)."
                 else:
-                    d, lo, hi = (top[f"{metric}_diff{e}"] for e in ("", "_lo", "_hi"))
-                    need = words.detectable_n(d, lo, hi, n, tests=len(res.table) - 1)
-                    more = (
-                        f"; about {words.num(words.round_up(need))} rounds would be needed to detect a "
-                        "difference this size (an estimate)"
-                        if need
-                        else ""
-                    )
                     line = (
-                        f"Not settled at this size: k={k} has the lowest {what}, {value}, but no difference from "
-                        f"k=4 is detected (Holm-corrected {words.p_text(top[f'{metric}_p_holm'])}; round play, "
-                        f"jack ½{more})."
+                        f"Not settled at this size: k={k} has the lowest {what}, but no difference from k=4 is "
+                        f"detected (Holm-corrected {words.p_text(top[f'{metric}_p_holm'])}; round play, jack ½)."
                     )
                 b.headline("Which threshold k plays best?", line)
             name = f"sweep_{unit}_jack{format_value(jack).replace('.', '_')}"
@@ -532,14 +522,19 @@ def discard_value(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
         v = words.verdict(d, lo, hi, p, lower_is_better=False)  # a positive value: the pile is worth it
         size = words.amount(d, lo, hi, unit="points per round")
         if v == "better":
-            line = f"About {size} for threshold:k={k0}: never taking it scores that much worse (round play)."
+            line = (
+                f"About {size} for threshold:k={k0}: never taking it scores that much "
+                "more, which is worse (round play)."
+            )
         elif v == "worse":
-            line = f"Nothing: never taking it scores better, by {size} for threshold:k={k0} (round play)."
+            line = (
+                f"Nothing: never taking it scores {size} less, which is better, "
+                f"for threshold:k={k0} (round play)."
+            )
         else:
             line = (
-                f"No value detected at this size: never taking it minus taking it is "
-                f"{words.value_text(d, lo, hi, unit='points per round')} for threshold:k={k0} "
-                f"(Holm-corrected {words.p_text(p)}; round play)."
+                f"No value detected at this size: never taking it scores no differently from taking it "
+                f"for threshold:k={k0} (Holm-corrected {words.p_text(p)}; round play)."
             )
         b.headline("What is taking from the discard pile worth?", line)
     fig = plots.seat_bars(
@@ -571,13 +566,17 @@ def discard_value(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
     )
 
 
-def _count_cells(values: list[float], bins: list[list[int]], rounds: int, seed: int) -> np.ndarray:
+def _count_cells(values: list[float], bins: list[list[int]], rounds: int, seed: int) -> dict[str, np.ndarray]:
     """Decisions per player and round in each (card value, stage) cell under threshold:k=4,
-    counted by the readable reference with an instrumented player."""
+    counted by the readable reference with an instrumented player: ``cells`` (values × bins),
+    and per stage ``placements`` (every placement) and ``open_slot`` (placements made while
+    the player still had an unknown slot): why a cell can stay empty."""
     from simulator.games.spokelse import reference
     from simulator.games.spokelse.variants import Rules
 
     counts = np.zeros((len(values), len(bins)), dtype=np.int64)
+    placements = np.zeros(len(bins), dtype=np.int64)
+    open_slot = np.zeros(len(bins), dtype=np.int64)
     index = {round(v * 2): i for i, v in enumerate(values)}
     params = parse_spec("threshold:k=4", "spokelse").params
     decide = threshold_nb.py_func
@@ -591,6 +590,10 @@ def _count_cells(values: list[float], bins: list[list[int]], rounds: int, seed: 
         def decide(self, obs, p, rng):
             if obs[PHASE] == PLACE:
                 h, u, c, left = obs[HIGH], obs[UNKNOWN_SLOT], obs[HAND_VALUE], obs[STOCK_LEFT]
+                for j, (lo, hi) in enumerate(bins):
+                    if lo <= left <= hi:
+                        placements[j] += 1
+                        open_slot[j] += u >= 0
                 if h >= 0 and u >= 0 and c < h and int(c) in index:
                     for j, (lo, hi) in enumerate(bins):
                         if lo <= left <= hi:
@@ -600,7 +603,7 @@ def _count_cells(values: list[float], bins: list[list[int]], rounds: int, seed: 
     players = [Counting(), Counting()]
     for g in range(rounds):
         reference.play_round(Rules(), players, seed=seed, game=g)
-    return counts
+    return {"cells": counts, "placements": placements, "open_slot": open_slot}
 
 
 def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
@@ -641,12 +644,21 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
         words.is_significant(a, z, p)
         for a, z, p in zip(t["unknown_minus_known_lo"], t["unknown_minus_known_hi"], t["p_holm"])
     ]
-    counts = b.step("swap/count", lambda _p: _count_cells(values, bins, cfg["count_rounds"], b.seed))
+    counted = b.step("swap/count", lambda _p: _count_cells(values, bins, cfg["count_rounds"], b.seed))
+    counts = counted["cells"]
     per_round = counts / (2.0 * cfg["count_rounds"])  # decisions per player and round
     t["decisions_per_round"] = [per_round[values.index(v), j] for v in values for j in range(len(bins))]
     # Identical play on every deal: the choice never came up (or never changed a thing).
     never = (t["unknown_minus_known_lo"] == 0) & (t["unknown_minus_known_hi"] == 0)
     t["came_up"] = ~never
+    # Why a cell stays empty: the choice needs an unknown slot still open, and under
+    # threshold:k=4 the unknown slots are filled early in the round.
+    placed = np.asarray(counted["placements"], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        open_share = np.where(placed > 0, np.asarray(counted["open_slot"], dtype=float) / placed, np.nan)
+    t["open_slot_share"] = [open_share[j] for _ in values for j in range(len(bins))]
+    t["open_slot_placements"] = [int(counted["open_slot"][j]) for _ in values for j in range(len(bins))]
+    t["placements_counted"] = [int(placed[j]) for _ in values for j in range(len(bins))]
     for c in ("unknown_minus_known", "unknown_minus_known_lo", "unknown_minus_known_hi"):
         t.loc[never, c] = np.nan
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -733,6 +745,9 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
         if never_seen:
             parts.append(f"the choice never came up at this size for card values {', '.join(never_seen)}")
         text.append(f"With {lo}-{hi} stock cards left: " + "; ".join(parts) + ".")
+    why = _why_empty(t, bins, cfg["swap_rounds"], cfg["count_rounds"])
+    if why:
+        text.append(why)
     b.answer.append("Which slot to swap into, by stage of the round: " + " ".join(text[1:]))
     b.headline("Should a card go over the known-highest slot or into an unknown one?", _swap_headline(t))
     b.section(
@@ -743,29 +758,47 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
     )
 
 
+def _why_empty(t: pd.DataFrame, bins: list[list[int]], rounds: int, counted: int) -> str:
+    """Why the cells that never came up are empty, from the counted placements."""
+    never = t[~t["came_up"]]
+    if not len(never):
+        return ""
+    shares = []
+    for lo, hi in bins:
+        row = t.loc[t["left_lo"] == lo].iloc[0]
+        if row["placements_counted"] > 0:
+            shares.append(
+                f"{words.pct(row['open_slot_share'], 2)} with {lo}-{hi} stock cards left "
+                f"({int(row['open_slot_placements']):,} of {int(row['placements_counted']):,})"
+            )
+    return (
+        f"Why {len(never)} of {len(t)} cells are empty: the choice exists only while the player still has "
+        "an unknown slot and a known slot worth more than the card in hand.  Under threshold:k=4 the two "
+        "unknown slots fill early (a card of at most 4 points goes into one as soon as no known slot is "
+        "above 4, and a known slot above 4 is replaced by any lower card), so the share of placements made "
+        "with an unknown slot still open falls as the round goes on: "
+        + "; ".join(shares)
+        + f" (counted on {counted:,} rounds).  High cards need a known slot worth even more, which rule a "
+        f"replaces at once.  In those cells the two players played identically on every one of the "
+        f"{rounds:,} deals: the choice never came up, and nothing was measured there."
+    )
+
+
 def _swap_headline(t: pd.DataFrame) -> str:
     """Counts of the cells by verdict, and the largest significant effect per decision."""
     came = t[t["came_up"]]
     sig = came[came["significant"]]
     unknown = sig[sig["unknown_minus_known"] < 0]
     known = sig[sig["unknown_minus_known"] > 0]
-    none = len(came) - len(sig)
     never = len(t) - len(came)
     cells = len(t)
-    parts = []
-    if len(unknown):
-        parts.append(f"the unknown slot scores lower in {len(unknown)}")
-    if len(known):
-        parts.append(f"the known-highest slot in {len(known)}")
-    if none:
-        parts.append(f"no difference is detected at this size in {none}")
-    if never:
-        parts.append(f"the choice never came up in {never}")
-    line = f"of {cells} cells (card value × stage of the round), " + "; ".join(parts)
     if not len(sig):
-        return f"Not settled at this size: {line}."
-    top = sig.loc[sig["unknown_minus_known"].abs().idxmax()]
-    which = "the unknown slot" if top["unknown_minus_known"] < 0 else "the known-highest slot"
+        return (
+            "Not settled at this size: no cell (card value × stage of the round) shows a difference between "
+            "the two slots after Holm's correction"
+            + (f"; {never} of {cells} cells never came up." if never else ".")
+        )
+    top = sig["unknown_minus_known"].abs().max()
     if not len(known):
         lead = "The unknown slot, where a difference shows"
     elif not len(unknown):
@@ -773,9 +806,8 @@ def _swap_headline(t: pd.DataFrame) -> str:
     else:
         lead = "It depends on the card and the stage"
     return (
-        f"{lead}: {line}.  Largest: {which} is better by "
-        f"{words.amount(top['unknown_minus_known'], top['unknown_minus_known_lo'], top['unknown_minus_known_hi'], unit='points per round')} "
-        f"for a {format_value(top['card_points'])} with {top['stock_left']} stock cards left."
+        f"{lead}: the unknown slot scores lower in {len(unknown)} of {cells} cells and the known-highest "
+        f"slot in {len(known)}, by up to {words.num(top)} points per round."
     )
 
 
@@ -899,14 +931,18 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
     size = words.amount(d, lo, hi, unit="points per round")
     if v == "better":
         line = (
-            f"Yes: the starting player scores {size} less than the dealer ({spec} in both seats, round play)."
+            f"Yes: the starting player scores {size} less than the dealer, "
+            f"which is better ({spec} in both seats, round play)."
         )
     elif v == "worse":
-        line = f"No, the dealer has it: the starting player scores {size} more; {spec} in both seats, round play."
+        line = (
+            f"No, the dealer has it: the starting player scores {size} more, "
+            f"which is worse ({spec} in both seats, round play)."
+        )
     else:
         line = (
-            f"No advantage detected at this size: the starting player minus the dealer is "
-            f"{words.value_text(d, lo, hi, unit='points per round')}; {spec} in both seats, round play."
+            f"No advantage detected at this size: the starting player scores no differently from the "
+            f"dealer ({spec} in both seats, round play)."
         )
     b.headline("Does the first player have an advantage?", line)
     b.section(
@@ -987,9 +1023,8 @@ def strongest(b: experiments.Bundle, cfg: dict, best: dict, backend: dict) -> No
                         line = f"{top} is better: expect scores {size} more on fresh deals (round play)."
                     else:
                         line = (
-                            f"No difference detected at this size: expect minus {top} is "
-                            f"{words.value_text(d, lo, hi, unit='points per round')} on fresh deals "
-                            f"(Holm-corrected {words.p_text(r['p_holm'])}; round play)."
+                            f"No difference detected at this size: expect scores no differently from {top} "
+                            f"on fresh deals (Holm-corrected {words.p_text(r['p_holm'])}; round play)."
                         )
                     b.headline(
                         "How does the strongest shipped strategy (expect) do against the best threshold?",

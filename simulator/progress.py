@@ -17,11 +17,30 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TaskID,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.text import Text
+
+ESTIMATING = "estimating…"
+
+
+class TimeLeftColumn(ProgressColumn):
+    """The time left as ``0:01:23 left``; ``estimating…`` until there is an estimate (before
+    the first finished block, or while the total is not known), never an empty gap."""
+
+    max_refresh = 0.5  # the estimate does not jitter at every redraw
+
+    def render(self, task: Task) -> Text:
+        left = task.time_remaining
+        if task.total is None or left is None or (task.completed <= 0 and not task.finished):
+            return Text(ESTIMATING, style="progress.remaining")
+        minutes, seconds = divmod(int(left), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours:d}:{minutes:02d}:{seconds:02d} left", style="progress.remaining")
 
 
 class ProgressBar:
@@ -52,8 +71,7 @@ class ProgressBar:
                 TextColumn(unit),
                 TimeElapsedColumn(),
                 TextColumn("elapsed,"),
-                TimeRemainingColumn(),
-                TextColumn("left"),
+                TimeLeftColumn(),
                 console=console,
                 transient=True,
                 redirect_stdout=False,  # stdout carries results (JSON) only

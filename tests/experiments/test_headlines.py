@@ -83,7 +83,7 @@ def test_the_commit_headline_says_no_when_worse_everywhere():
         t = _rows([0.003, 0.012, 0.024], [0.001, 0.006, 0.016], [0.005, 0.018, 0.030], [0.01, 0.001, 1e-9])
         t["game"], t["field"], t["player"] = "gris", field, "commit:after=0"
         rows.append(t)
-    b = SimpleNamespace(headlines=[], tables={})
+    b = SimpleNamespace(headlines=[], tables={}, answer=[])
     b.headline = lambda q, a: b.headlines.append((q, a))
     b.table = lambda name, df: b.tables.setdefault(name, df)
     commit_early._headlines(
@@ -94,7 +94,13 @@ def test_the_commit_headline_says_no_when_worse_everywhere():
     (q1, a1), (q2, a2) = b.headlines
     assert q2.startswith("Gris: where does")
     assert q1 == "Gris: is committing on the deal (commit:after=0) worth it, in matches lost?"
-    assert a1.startswith("No: against greedy players, it is worse than greedy at every table size tried")
+    assert a1.startswith(
+        "No: committing on the deal loses more matches than greedy at every table size tried"
+    )
+    assert b.answer[0].startswith(
+        "Gris, committing on the deal (commit:after=0), lost matches: against greedy players, "
+        "it is worse than greedy at every table size tried"
+    )
     assert a2.startswith("It does not flip")
     assert list(b.tables["summary"]["verdict"]) == ["worse"] * 6
 
