@@ -6,31 +6,39 @@ a strategy that breaks the rules gives exit code 3.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import re
 import shlex
-import shutil
 import sys
+import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import click
 import typer
-from rich.console import Console
-from rich.table import Table as RichTable
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import TyperException
 
-from simulator import api, formatting
+from experiments import EXPERIMENTS
+from simulator import api, completion
 from simulator.backends import Backend
-from simulator.checkpoint import RunInterrupted, stored_seed
-from simulator.fields import COMMON, NOT_FIGURES, Field, fields_for, games_word, metric_field
+from simulator.checkpoint import (
+    JOURNAL_FILE,
+    PROGRESS_FILE,
+    RUN_FILE,
+    STATUS_FILE,
+    RunInterrupted,
+    stored_seed,
+)
+from simulator.cli_output import err, out, print_compare, print_partial, print_result, print_sweep
 from simulator.games import GAMES, InputError, all_games, get_game
-from simulator.results import Result, dumps_json
+from simulator.results import dumps_json
 from simulator.runner import StrategyError
-from simulator.stats import LEVEL
-from strategies.registry import SpecError, families, format_value, load_plugin
+from strategies.registry import SpecError, families, load_plugin
 
 # Typer may bring its own copy of click: catch both its exceptions and click's.
 EXIT = (click.exceptions.Exit, typer.Exit)
@@ -72,6 +80,14 @@ class OneLineErrors(TyperGroup):
         return code
 
 
+class PlainUsage(TyperCommand):
+    """A command whose usage line shows a required argument plainly, as ``GAME`` and ``DIR``
+    (typer writes ``{GAME}``); optional ones keep their brackets."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [re.sub(r"^\{(.*)\}((?:\.\.\.)?)$", r"\1\2", p) for p in super().collect_usage_pieces(ctx)]
+
+
 app = typer.Typer(
     cls=OneLineErrors,
     name="kortsim",
@@ -105,11 +121,6 @@ def _root(
     """Monte Carlo strategy simulator for Gris, Gris-nese and Spøkelse."""
 
 
-# Tables stay readable when piped (rich would otherwise assume 80 columns).
-out = Console(highlight=False, soft_wrap=True, width=max(shutil.get_terminal_size((140, 24)).columns, 120))
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
 class _ToStderr(logging.Handler):
     """kortsim's log lines (such as "compiling ...") on stderr, above any progress bar."""
 
@@ -127,11 +138,17 @@ Strategies = Annotated[
         "-s",
         metavar="SPEC",
         help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat.",
+        autocompletion=completion.strategy_specs,
     ),
 ]
 Rules = Annotated[
     list[str] | None,
-    typer.Option("--rule", metavar="NAME=VALUE", help="Rule variant NAME=VALUE (see `kortsim games`)."),
+    typer.Option(
+        "--rule",
+        metavar="NAME=VALUE",
+        help="Rule variant NAME=VALUE (see `kortsim games`).",
+        autocompletion=completion.rule_names,
+    ),
 ]
 Players = Annotated[int | None, typer.Option("--players", metavar="N", help="Number of seats (Gris games).")]
 Reaction = Annotated[
@@ -200,104 +217,6 @@ def parse_rule_options(items: list[str] | None) -> dict[str, str]:
     return rules
 
 
-def fmt(v: Any, digits: int = 4) -> str:
-    if isinstance(v, float):
-        return f"{v:.{digits}g}" if abs(v) < 1e-3 and v != 0 else f"{v:.{digits}f}".rstrip("0").rstrip(".")
-    return str(v)
-
-
-def with_ci(d: dict, key: str) -> str:
-    ci = d.get(key + "_ci")
-    if ci is None:
-        return fmt(d[key])
-    return f"{fmt(d[key])} [{fmt(ci[0])}, {fmt(ci[1])}]"
-
-
-def _captions(keys: list[str], decl: dict, unit: str) -> str:
-    """One line per column below a table: ``mean_score: points per round, lower is better``."""
-    return "\n".join(f"{k}: {decl[k].caption(unit)}" for k in keys if k in decl)
-
-
-def _meaning(f: Field | None, unit: str) -> str:
-    """What a figure of the whole-run table is, in words, with its unit and direction."""
-    if f is None:
-        return ""
-    words = f.words_text(unit)
-    if f.kind == "count":
-        return "; ".join(p for p in (words or f.unit_text(unit), f.direction()) if p)
-    if f.kind == "setting":
-        return f"{words} (a setting of the run)" if words else "a setting of the run"
-    caption = f.caption(unit)
-    return f"{caption} ({words})" if words else caption
-
-
-def _cell(f: Field | None, row: dict, key: str, unit: str, totals: dict) -> str:
-    v = row[key]
-    if isinstance(v, dict):
-        return ", ".join(f"{a}={fmt(b)}" for a, b in v.items())
-    return formatting.figure(f, v, row.get(key + "_ci"), unit, totals)
-
-
-def _rules_text(rules: dict) -> str:
-    return ", ".join(f"{k}={format_value(v) if isinstance(v, float | int) else v}" for k, v in rules.items())
-
-
-def print_result(result: Result) -> None:
-    """The seats' figures and the whole run's, each with its unit and direction."""
-    s = result.summary
-    unit = s["unit"]
-    decl = fields_for(s["game"], unit)
-    totals = {"n": s["n"], **{k: v for k, v in s.items() if isinstance(v, int) and not isinstance(v, bool)}}
-    title = f"{s['game']}: {s['n']:,} {games_word(unit, s['n'])}, seed {s['seed']}, rules {_rules_text(s['rules'])}"
-    seats = s["seats"]
-    seat_keys = [k for k in seats[0] if k not in ("seat", "player") and not k.endswith("_ci")]
-    t = RichTable(
-        title=title, title_justify="left", caption=_captions(seat_keys, decl, unit), caption_justify="left"
-    )
-    t.add_column("seat", justify="right")
-    t.add_column("player")
-    for k in seat_keys:
-        t.add_column(k + (" [95% CI]" if k + "_ci" in seats[0] else ""), justify="right")
-    for seat in seats:
-        cells = [_cell(decl.get(k), seat, k, unit, totals) for k in seat_keys]
-        t.add_row(str(seat["seat"]), seat["player"], *cells)
-    out.print(t)
-    keys = [
-        k
-        for k, v in s.items()
-        if k not in NOT_FIGURES
-        and k not in COMMON
-        and not k.endswith("_ci")
-        and not isinstance(v, dict | list)
-    ]
-    if keys:
-        t = RichTable(title="the whole run", title_justify="left")
-        t.add_column("figure")
-        t.add_column("value [95% CI]", justify="right")
-        t.add_column("meaning")
-        for k in keys:
-            t.add_row(k, _cell(decl.get(k), s, k, unit, totals), _meaning(decl.get(k), unit))
-        out.print(t)
-    out.print(_timing(s, unit, s["n"]))
-
-
-def _timing(s: dict, unit: str, games: int) -> str:
-    """``5,000 rounds played in 0.047 s (107,642 rounds/s); compiling took 0.25 s``."""
-    text = f"{games:,} {games_word(unit, games)} played"
-    if s.get("elapsed_s") is not None:
-        text += f" in {formatting.seconds(s['elapsed_s'])}"
-    if s.get("games_per_s"):
-        text += f" ({formatting.speed(s['games_per_s'], unit)})"
-    if s.get("compile_s"):
-        text += f"; compiling took {formatting.seconds(s['compile_s'])}"
-    return text
-
-
-def choose_seed(seed: int | None) -> int:
-    """The run's seed: the one given, or a freshly drawn one (see :func:`seed_hint`)."""
-    return api.resolve_seed(seed)
-
-
 def seed_hint(given: int | None, chosen: int, quiet: bool) -> None:
     """After a run that produced numbers: how to repeat it, when its seed was drawn.
 
@@ -308,22 +227,55 @@ def seed_hint(given: int | None, chosen: int, quiet: bool) -> None:
 
 def terminal_bar(description: str, quiet: bool, total: int | None = None):
     """A progress bar on stderr with a time estimate, shown only on a terminal and not
-    with ``quiet`` (``--json``); use it as the run's ``progress=`` callback."""
+    with ``quiet`` (``--json``); use it as the run's ``progress=`` callback (its methods do
+    nothing when it is not shown; simulator/progress.py)."""
     from simulator.progress import progress_bar as make_bar
 
     return make_bar(total, description=description, enabled=not quiet, console=err)
 
 
-def progress_bar(total: int | None, enabled: bool, description: str = "playing"):
-    """``(bar, advance)``: a bar on stderr with a time estimate when it is a terminal
-    (``bar.start()``/``bar.stop()``), else ``(None, None)`` (simulator/progress.py)."""
-    from simulator.progress import progress_bar as make_bar
+class CountedPlay:
+    """The progress of a ``compare`` or ``sweep``: a bar on a terminal, and a count of the
+    games played (kept also when no bar is shown) so that Ctrl-C can say how far it got.
 
-    bar = make_bar(total, description=description, enabled=enabled, console=err)
-    return (bar, bar) if bar.enabled else (None, None)
+    Use it as the run's ``progress=`` and ``on_plan=`` callbacks, inside ``with``: Ctrl-C
+    then ends the command with one line on stderr and exit code 130 (such a command keeps
+    no partial results)."""
+
+    def __init__(self, command: str, description: str, quiet: bool, amount_flag: str) -> None:
+        self.command = command
+        self.amount_flag = amount_flag
+        self.bar = terminal_bar(description, quiet)
+        self.played = 0
+        self.planned: int | None = None
+
+    def __call__(self, games: int) -> None:
+        self.played += games
+        self.bar(games)
+
+    def set_total(self, total: int) -> None:
+        self.planned = total
+        self.bar.set_total(total)
+
+    def interrupted_line(self) -> str:
+        done = f"{self.played:,} of {self.planned:,} games played" if self.planned else "no game played"
+        return (
+            f"interrupted: {done}; {self.command} keeps no partial results "
+            f"(use fewer {self.amount_flag}, or simulate --out for resumable runs)"
+        )
+
+    def __enter__(self) -> CountedPlay:
+        self.bar.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        self.bar.stop()
+        if isinstance(exc, KeyboardInterrupt):
+            err.print(self.interrupted_line(), markup=False)
+            raise typer.Exit(130) from None
 
 
-@app.command()
+@app.command(cls=PlainUsage)
 def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
     """The games and their rule variants."""
     rows = []
@@ -358,7 +310,7 @@ def _default(game, key: str) -> Any:
     return getattr(game.rules_type(), key)
 
 
-@app.command("strategies")
+@app.command("strategies", cls=PlainUsage)
 def strategies_cmd(
     game: GameArg,
     plugin: Plugins = None,
@@ -433,6 +385,128 @@ ConnectTimeout = Annotated[
 ]
 
 
+Threads = Annotated[
+    int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
+]
+BlockSize = Annotated[
+    int | None,
+    typer.Option(
+        "--block-size",
+        metavar="N",
+        help="Games per block (does not change results; default: about a quarter of a second's worth).",
+    ),
+]
+RunOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Run folder: finished blocks are kept there as they complete (Ctrl-C loses nothing "
+        "finished), then summary.parquet (with provenance).",
+    ),
+]
+ResumeFlag = Annotated[
+    bool,
+    typer.Option("--resume", help="Continue the run in --out, or extend it to more games (same settings)."),
+]
+RecordsFlag = Annotated[
+    bool,
+    typer.Option(
+        "--records", help="Also write one row per game to --out/records (Parquet, docs/records.md)."
+    ),
+]
+CompareField = Annotated[
+    str | None,
+    typer.Option(
+        "--field",
+        metavar="SPEC",
+        help="The strategy filling the other seats (Gris games: greedy).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+CompareBaseline = Annotated[
+    str | None,
+    typer.Option(
+        "--baseline",
+        metavar="SPEC",
+        help="Differences are against this (default: first -s).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+ComparePlot = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Write the paired differences as a figure here (PNG and SVG are both written).",
+    ),
+]
+CompareOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Write a results folder (summary.parquet with provenance, summary.json, figure, "
+        "report.md, report.html; `kortsim report DIR` rebuilds the report). A new or empty folder, "
+        "or one holding an earlier compare result, which is replaced (with a note); any other "
+        "folder is refused before anything is played.",
+    ),
+]
+SweepSpec = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        "-s",
+        metavar="SWEEP",
+        help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
+        '"expect:patience=1..4/1,open=15|25" (one or two parameters).',
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepVs = Annotated[
+    str | None,
+    typer.Option(
+        "--vs",
+        "--field",
+        metavar="SPEC",
+        help="The opponent (two seats) or the field filling the other seats; default: the family "
+        "at its defaults (Spøkelse), greedy (Gris games).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepBaseline = Annotated[
+    str | None,
+    typer.Option(
+        "--baseline",
+        metavar="SPEC",
+        help="Differences are against this point (default: --vs if swept, else the first).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepMetric = Annotated[
+    str | None,
+    typer.Option("--metric", metavar="NAME", help="Metric to plot and rank by (default: the game's first)."),
+]
+SweepPlot = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Write the figure here (PNG or SVG by extension; both are written).",
+    ),
+]
+SweepOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Write a results folder (summary.parquet, figure, report.md, report.html). A new or "
+        "empty folder, or one holding an earlier sweep result, which is replaced (with a note); any "
+        "other folder is refused before anything is played.",
+    ),
+]
+
+
 def resume_command(
     game: str,
     strategy: list[str],
@@ -480,26 +554,7 @@ def resume_command(
     return shlex.join(args)
 
 
-def print_partial(exc: RunInterrupted, units: str, as_json: bool) -> None:
-    """A run without --out stopped by Ctrl-C: the figures of the games that finished, marked
-    partial (in JSON: ``"partial": true`` and ``"n_planned"``), and how to make it resumable."""
-    done = f"{exc.games:,} of {exc.planned:,} {units}"
-    if exc.result is not None:
-        if as_json:
-            print(exc.result.to_json())
-        else:
-            out.print(f"partial: {done} (stopped by Ctrl-C before the end)", markup=False)
-            print_result(exc.result)
-    shown = "; the figures printed are theirs alone" if exc.result is not None else ""
-    err.print(f"interrupted: partial: {done} finished{shown}", markup=False)
-    err.print(
-        "give --out DIR to make a run resumable: Ctrl-C then keeps every finished block, "
-        "and --resume finishes the run",
-        markup=False,
-    )
-
-
-@app.command()
+@app.command(cls=PlainUsage)
 def simulate(
     game: GameArg,
     strategy: Strategies,
@@ -515,38 +570,11 @@ def simulate(
     reaction: Reaction = None,
     plugin: Plugins = None,
     verbose: Verbose = False,
-    threads: Annotated[
-        int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
-    ] = None,
-    block_size: Annotated[
-        int | None,
-        typer.Option(
-            "--block-size",
-            metavar="N",
-            help="Games per block (does not change results; default: about a quarter of a second's worth).",
-        ),
-    ] = None,
-    out_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help="Run folder: finished blocks are kept there as they complete (Ctrl-C loses nothing "
-            "finished), then summary.parquet (with provenance).",
-        ),
-    ] = None,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume", help="Continue the run in --out, or extend it to more games (same settings)."
-        ),
-    ] = False,
-    records: Annotated[
-        bool,
-        typer.Option(
-            "--records", help="Also write one row per game to --out/records (Parquet, docs/records.md)."
-        ),
-    ] = False,
+    threads: Threads = None,
+    block_size: BlockSize = None,
+    out_dir: RunOut = None,
+    resume: ResumeFlag = False,
+    records: RecordsFlag = False,
     backend: BackendOpt = Backend.local,
     scheduler: Scheduler = None,
     workers: Workers = None,
@@ -556,57 +584,38 @@ def simulate(
     """Play many games between strategies; print figures with 95% intervals."""
     if out_dir is None and (resume or records):
         raise InputError(f"{'--resume' if resume else '--records'} needs --out DIR (the run's folder)")
-    # A resumed run keeps its own seed unless one is given.
-    chosen_seed = seed if resume and seed is None else api.resolve_seed(seed)
-    if chosen_seed is None:
-        chosen_seed = stored_seed(out_dir)  # type: ignore[arg-type]
+    check_outputs(out_dir=out_dir, what="run folder", write=False)  # the run's lock tests writing
+    chosen_seed = run_seed(seed, resume, out_dir)
     _, n = api.resolve_unit(rounds, matches)
-    bar, advance = progress_bar(n, enabled=not as_json and sys.stderr.isatty())
     try:
-        if bar is not None:
-            bar.start()
-        result = api.simulate(
-            game,
-            strategy,
-            rounds=rounds,
-            matches=matches,
-            seed=chosen_seed,
-            rules=parse_rule_options(rule),
-            players=players,
-            reaction=reaction,
-            threads=threads,
-            block_size=block_size,
-            plugins=[str(p) for p in plugin or []],
-            progress=advance,
-            backend=backend.value,
-            scheduler=scheduler,
-            workers=workers,
-            out=out_dir,
-            resume=resume,
-            records=records,
-            connect_timeout=connect_timeout,
-        )
+        with terminal_bar("playing", quiet=as_json, total=n) as bar:
+            result = api.simulate(
+                game,
+                strategy,
+                rounds=rounds,
+                matches=matches,
+                seed=chosen_seed,
+                rules=parse_rule_options(rule),
+                players=players,
+                reaction=reaction,
+                threads=threads,
+                block_size=block_size,
+                plugins=[str(p) for p in plugin or []],
+                progress=bar,
+                backend=backend.value,
+                scheduler=scheduler,
+                workers=workers,
+                out=out_dir,
+                resume=resume,
+                records=records,
+                connect_timeout=connect_timeout,
+            )
     except RunInterrupted as exc:
-        if bar is not None:
-            bar.stop()
-            bar = None
-        units = "rounds" if exc.unit == "round" else "matches"
-        if exc.out is None:  # nothing kept on disk: show what finished, marked partial
-            print_partial(exc, units, as_json)
-            raise typer.Exit(130) from None
-        held = f"{exc.out} holds {exc.games:,} of {exc.planned:,} {units}"
-        if exc.result is not None:
-            held += f" ({exc.out / 'summary.parquet'} has their figures)"
-        err.print(f"interrupted: {held}", markup=False)
         command = resume_command(
             game, strategy, rounds, matches, chosen_seed, rule, players, reaction, plugin,
             exc.out or out_dir, records, backend, scheduler, workers, connect_timeout,
         )  # fmt: skip
-        err.print(f"to finish it: {command}", markup=False, soft_wrap=True)
-        raise typer.Exit(130) from None
-    finally:
-        if bar is not None:
-            bar.stop()
+        report_stopped_run(exc, command, as_json)
     if out_dir is not None and not as_json:
         err.print(f"wrote {out_dir / 'summary.parquet'}" + (f" and {out_dir / 'records'}" if records else ""))
     if as_json:
@@ -616,7 +625,31 @@ def simulate(
     seed_hint(chosen_seed if resume else seed, chosen_seed, quiet=as_json)  # a resumed run keeps its seed
 
 
-@app.command()
+def run_seed(seed: int | None, resume: bool, out_dir: Path | None) -> int | None:
+    """The seed of a ``simulate`` run: the one given, a resumed run's own (None when the
+    folder has none: then there is nothing to resume), or a fresh one."""
+    if resume and seed is None:
+        return stored_seed(out_dir)  # type: ignore[arg-type]
+    return api.resolve_seed(seed)
+
+
+def report_stopped_run(exc: RunInterrupted, command: str, as_json: bool) -> None:
+    """A run stopped by Ctrl-C, then exit code 130: without ``--out``, the figures of the
+    games that finished (marked partial); with it, what the folder holds and ``command``,
+    which finishes the run."""
+    units = "rounds" if exc.unit == "round" else "matches"
+    if exc.out is None:  # nothing kept on disk: show what finished, marked partial
+        print_partial(exc, units, as_json)
+        raise typer.Exit(130) from None
+    held = f"{exc.out} holds {exc.games:,} of {exc.planned:,} {units}"
+    if exc.result is not None:
+        held += f" ({exc.out / 'summary.parquet'} has their figures)"
+    err.print(f"interrupted: {held}", markup=False)
+    err.print(f"to finish it: {command}", markup=False, soft_wrap=True)
+    raise typer.Exit(130) from None
+
+
+@app.command(cls=PlainUsage)
 def trace(
     game: GameArg,
     strategy: Strategies,
@@ -664,82 +697,98 @@ def trace(
     out.print(text, markup=False)
 
 
-def diff_unit(f: Field, unit: str) -> str:
-    """The unit of a paired difference: percentage points for rates, else the metric's unit."""
-    return "percentage points" if f.kind == "rate" else f.unit_text(unit)
+def _probe_folder(flag: str, target: Path, folder: Path, what: str, write: bool = True) -> None:
+    """Refuse, in one line, a folder that cannot be made or written in (``/proc/x``,
+    ``/dev/null/sub``): missing folders are made and removed again, so nothing is left."""
+    if folder.exists() and not folder.is_dir():
+        where = "" if folder == target else f": {folder}"
+        raise InputError(f"{flag} {target}{where} is a file, not a folder")
+    made: list[Path] = []
+    at = folder
+    while not at.exists() and at != at.parent:
+        made.append(at)
+        at = at.parent
+    if not made and not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {target}: cannot write in this folder (permission denied)")
+    step = "create"
+    try:
+        for p in reversed(made):
+            p.mkdir()
+        step = "write in"
+        if write:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+    except OSError as exc:
+        raise InputError(f"{flag} {target}: cannot {step} the {what}: {exc.strerror or exc}") from None
+    finally:
+        for p in made:  # deepest first
+            with contextlib.suppress(OSError):
+                p.rmdir()
 
 
-def compare_cells(f: Field, r: dict, name: str, is_base: bool) -> list[str]:
-    """Value, paired difference, Holm p-value and variance reduction of one candidate."""
-    value = (formatting.rate if f.kind == "rate" else formatting.mean)(r[name], r.get(f"{name}_ci"))
-    if is_base:
-        return [value, "(baseline)", "", ""]
-    d = formatting.diff(r["diff"], r.get("diff_ci"), percent=f.kind == "rate")
-    vr = r.get("variance_reduction")  # None when the paired difference has no spread
-    return [value, d, formatting.p_value(r.get("p_holm")), formatting.factor(vr)]
+def check_outputs(
+    plot: Path | None = None, out_dir: Path | None = None, *, what: str = "results folder", write: bool = True
+) -> None:
+    """Before anything is played: a figure's name must say PNG or SVG (both are written), and
+    the figure's folder and the ``--out`` folder must be folders that can be made and written
+    in, so that no run's numbers are lost at the end.  Used by every command that writes.
 
-
-def compare_columns(t: RichTable, name: str, f: Field, unit: str) -> None:
-    """The value and difference columns (the table's title carries unit and direction)."""
-    value_unit = "%" if f.kind == "rate" else f.unit_text(unit)
-    t.add_column(f"{name} [95% CI]\n{value_unit}", justify="right")
-    t.add_column(f"minus baseline [95% CI]\n{diff_unit(f, unit)}", justify="right")
-    t.add_column("p (Holm)", justify="right")
-    t.add_column("variance\nreduction", justify="right")
-
-
-def print_compare(summary: dict) -> None:
-    """Each metric's table (value, paired difference to the baseline, Holm p-value), then
-    the ranking; every figure says its unit and which way is better."""
-    s = summary
-    unit = s["unit"]
-    decl = fields_for(s["game"], unit)
-    out.print(f"{s['game']}: {s['n']:,} deals ({games_word(unit)}), seed {s['seed']}; {s['design']}")
-    line = _timing(s, unit, s["games_played"]) + f"; baseline {s['baseline']}"
-    out.print(line + (f"; field {s['field']}" if s["field"] else ""))
-    if s.get("deals_dropped"):
-        shown = formatting.count(s["deals_dropped"], s["n"], "deals")
-        out.print(f"left out: {shown}, stalled or abandoned in some seating")
-    for name, block in s["metrics"].items():
-        f = metric_field(decl, name, block)
-        t = RichTable(title=f"{name}: {block['doc']} ({f.caption(unit)})", title_justify="left")
-        t.add_column("player")
-        compare_columns(t, name, f, unit)
-        for r in block["strategies"]:
-            t.add_row(r["player"], *compare_cells(f, r, name, "diff" not in r))
-        out.print(t)
-    if s.get("ranking"):
-        primary = s["head_to_head"]["metric"]
-        t = RichTable(
-            title=f"Bradley-Terry ranking on {primary} (log-strength from the deals each did better on; "
-            "higher is stronger; baseline fixed at 0)",
-            title_justify="left",
-        )
-        for col in ("rank", "player", "strength [95% CI]"):
-            t.add_column(col, justify="left" if col == "player" else "right")
-        for r in s["ranking"]:
-            fixed = r["player"] == s["baseline"]
-            text = "0 (fixed)" if fixed else formatting.diff(r["strength"], r.get("strength_ci"))
-            t.add_row(str(r["rank"]), r["player"], text)
-        out.print(t)
-
-
-def check_outputs(plot: Path | None, out_dir: Path | None) -> None:
-    """Before a run: a figure's name must say PNG or SVG (both are written), and the places
-    to write must be folders that can be made, so that no run's numbers are lost at the end."""
+    ``what`` names the folder in the message ("run folder" for ``simulate``); ``write=False``
+    leaves the test of writing in an existing folder to the caller (a run folder's lock)."""
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise InputError(f"--plot {str(plot)!r}: give a .png or .svg file name")
-    for flag, target, folder in (
-        ("--plot", plot, plot.parent if plot is not None else None),
-        ("--out", out_dir, out_dir),
-    ):
-        if folder is None:
-            continue
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            why = f"{folder} is not a folder" if folder.exists() else (exc.strerror or str(exc))
-            raise InputError(f"{flag} {str(target)!r}: cannot write there ({why})") from None
+        raise InputError(f"--plot {plot}: give a .png or .svg file name")
+    if plot is not None:
+        _probe_folder("--plot", plot, plot.parent, "figure's folder")
+    if out_dir is not None:
+        _probe_folder("--out", out_dir, out_dir, what, write)
+
+
+# What `compare --out` and `sweep --out` write; a folder holding anything else is not theirs.
+RESULT_NAMES = frozenset(
+    {"summary.parquet", "summary.json", "report.json", "report.md", "report.html", "figures", "tables"}
+)
+
+
+def _held_result(folder: Path) -> str | None:
+    """Which command's results folder ``folder`` holds: "compare", "sweep", or None (some
+    other report, or a report.json that cannot be read)."""
+    try:
+        prov = json.loads((folder / "report.json").read_text()).get("provenance") or {}
+    except (OSError, ValueError, AttributeError):
+        return None
+    if prov.get("kind") == "compare":
+        return "compare"
+    return "sweep" if "sweep" in prov else None
+
+
+def claim_results_folder(out_dir: Path | None, command: str) -> None:
+    """Refuse, before anything is played, an ``--out`` folder that ``command`` ("compare" or
+    "sweep") must not overwrite: a run folder (``simulate --out``), an experiment's, another
+    command's results, or one holding files kortsim did not write.  A folder holding a
+    previous result of the same command is replaced, with a one-line note on stderr."""
+    if out_dir is None or not out_dir.is_dir():
+        return
+    names = sorted(p.name for p in out_dir.iterdir())
+    if not names:
+        return
+    another = "choose another --out folder"
+    run_files = (RUN_FILE, PROGRESS_FILE, JOURNAL_FILE, STATUS_FILE)
+    if any(n in names for n in run_files):
+        held = next(n for n in run_files if n in names)
+        raise InputError(f"--out {out_dir} already holds a run ({held}, simulate --out); {another}")
+    if "experiment.json" in names:
+        raise InputError(f"--out {out_dir} already holds an experiment (experiment.json); {another}")
+    foreign = [n for n in names if n not in RESULT_NAMES]
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise InputError(
+            f"--out {out_dir} holds files kortsim did not write ({shown}); {another} (a new or empty one)"
+        )
+    held = _held_result(out_dir)
+    if held != command:
+        what = f"a {held} result" if held else "results of another kind"
+        raise InputError(f"--out {out_dir} already holds {what}; {another}")
+    err.print(f"note: {out_dir} held a previous {command} result; replacing it", markup=False)
 
 
 def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
@@ -756,12 +805,12 @@ def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet
                 compare_report(result, target)
                 written = [target / "summary.parquet", target / "report.html"]
         except OSError as exc:
-            raise InputError(f"{flag} {str(target)!r}: cannot write there ({exc.strerror or exc})") from None
+            raise InputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
         if not quiet:
             err.print(f"wrote {' and '.join(str(w) for w in written)}", markup=False)
 
 
-@app.command()
+@app.command(cls=PlainUsage)
 def compare(
     game: GameArg,
     strategy: Strategies,
@@ -773,53 +822,29 @@ def compare(
         int | None,
         typer.Option("--matches", metavar="N", help="Compare on N deals of whole matches (1 to 10**12)."),
     ] = None,
-    field: Annotated[
-        str | None,
-        typer.Option(
-            "--field", metavar="SPEC", help="The strategy filling the other seats (Gris games: greedy)."
-        ),
-    ] = None,
-    baseline: Annotated[
-        str | None,
-        typer.Option("--baseline", metavar="SPEC", help="Differences are against this (default: first -s)."),
-    ] = None,
+    field: CompareField = None,
+    baseline: CompareBaseline = None,
     seed: Seed = None,
     rule: Rules = None,
     players: Players = None,
     reaction: Reaction = None,
     plugin: Plugins = None,
     verbose: Verbose = False,
-    threads: Annotated[
-        int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     backend: BackendOpt = Backend.local,
     scheduler: Scheduler = None,
     workers: Workers = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Write the paired differences as a figure here (PNG and SVG are both written).",
-        ),
-    ] = None,
-    out_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help="Write a results folder (summary.parquet with provenance, summary.json, figure, "
-            "report.md, report.html; `kortsim report DIR` rebuilds the report).",
-        ),
-    ] = None,
+    plot: ComparePlot = None,
+    out_dir: CompareOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Compare strategies on the same deals, every one in every seat, with paired intervals."""
     from simulator.compare import compare as run_compare
 
     check_outputs(plot, out_dir)
-    chosen_seed = choose_seed(seed)
-    with terminal_bar("comparing", quiet=as_json) as bar:
+    claim_results_folder(out_dir, "compare")
+    chosen_seed = api.resolve_seed(seed)
+    with CountedPlay("compare", "comparing", as_json, amount_flag(matches)) as play:
         result = run_compare(
             game,
             strategy,
@@ -836,8 +861,8 @@ def compare(
             backend=backend.value,
             scheduler=scheduler,
             workers=workers,
-            progress=bar,
-            on_plan=bar.set_total,
+            progress=play,
+            on_plan=play.set_total,
         )
     write_compare_outputs(result, plot, out_dir, quiet=as_json)
     if as_json:
@@ -847,7 +872,12 @@ def compare(
     seed_hint(seed, chosen_seed, quiet=as_json)
 
 
-@app.command()
+def amount_flag(matches: int | None) -> str:
+    """The option that sets how much is played (for the hint after Ctrl-C)."""
+    return "--rounds" if matches is None else "--matches"
+
+
+@app.command(cls=PlainUsage)
 def warm() -> None:
     """Compile every shipped kernel into numba's cache (later runs start in about a second)."""
     from simulator.warm import warm as warm_all
@@ -859,84 +889,11 @@ def warm() -> None:
 # --- sweeps, experiments and reports ---------------------------------------------------
 
 
-def print_sweep(result) -> None:
-    """The swept metric at every point with its paired difference to the baseline; the
-    table's title says the unit and which way is better."""
-    from simulator.sweep import metric_title
-
-    s = result.comparison.summary
-    m = result.metric
-    info = result.metric_info()
-    unit = s["unit"]
-    f = metric_field(fields_for(s["game"], unit), m, info)
-    out.print(
-        f"{s['game']}: {result.summary['spec']} against {result.vs}; {s['n']:,} deals "
-        f"({games_word(unit)}), seed {s['seed']}"
-    )
-    out.print(f"{s['design']}; {_timing(s, unit, s['games_played'])}; differences against {result.baseline}")
-    t = RichTable(title=f"{metric_title(m, info)}: {info['doc']} ({f.caption(unit)})", title_justify="left")
-    axes = [a.name for a in result.axes]
-    for a in axes:
-        t.add_column(a, justify="right")
-    compare_columns(t, m, f, unit)
-    for r in result.table.to_dict("records"):
-        is_base = r.get("plays_as", r["player"]) == result.baseline
-        row = {
-            m: r[m],
-            f"{m}_ci": [r[f"{m}_lo"], r[f"{m}_hi"]],
-            "diff": r[f"{m}_diff"],
-            "diff_ci": [r[f"{m}_diff_lo"], r[f"{m}_diff_hi"]],
-            "p_holm": r[f"{m}_p_holm"],
-            "variance_reduction": r[f"{m}_variance_reduction"],
-        }
-        t.add_row(
-            *(format_value(r[a]) + (" (shared)" if r.get("shared") else "") for a in axes),
-            *compare_cells(f, row, m, is_base),
-        )
-    out.print(t)
-    note = result.shared_note()
-    if note:
-        out.print(note)
-    best = result.best()
-    word = "lowest" if info["lower_is_better"] else "highest"
-    value = (formatting.rate if f.kind == "rate" else formatting.mean)(
-        best[m], [best[f"{m}_lo"], best[f"{m}_hi"]]
-    )
-    line = f"{word} {m}: {best['player']}, {value} ({f.unit_text(unit)})"
-    if best.get("plays_as", best["player"]) != result.baseline:
-        d = formatting.diff(
-            best[f"{m}_diff"], [best[f"{m}_diff_lo"], best[f"{m}_diff_hi"]], percent=f.kind == "rate"
-        )
-        p = best[f"{m}_p_holm"]
-        line += f"; minus baseline {d}, p (Holm) {formatting.p_value(p)}"
-        if not p < 1 - LEVEL:
-            line += ": no difference from the baseline detected at this size"
-    out.print(line)
-
-
-@app.command("sweep")
+@app.command("sweep", cls=PlainUsage)
 def sweep_cmd(
     game: GameArg,
-    strategy: Annotated[
-        str,
-        typer.Option(
-            "--strategy",
-            "-s",
-            metavar="SWEEP",
-            help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
-            '"expect:patience=1..4/1,open=15|25" (one or two parameters).',
-        ),
-    ],
-    vs: Annotated[
-        str | None,
-        typer.Option(
-            "--vs",
-            "--field",
-            metavar="SPEC",
-            help="The opponent (two seats) or the field filling the other seats; default: the family "
-            "at its defaults (Spøkelse), greedy (Gris games).",
-        ),
-    ] = None,
+    strategy: SweepSpec,
+    vs: SweepVs = None,
     rounds: Annotated[
         int | None, typer.Option("--rounds", metavar="N", help="Play N deals of single rounds (1 to 10**12).")
     ] = None,
@@ -944,59 +901,31 @@ def sweep_cmd(
         int | None,
         typer.Option("--matches", metavar="N", help="Play N deals of whole matches (1 to 10**12)."),
     ] = None,
-    baseline: Annotated[
-        str | None,
-        typer.Option(
-            "--baseline",
-            metavar="SPEC",
-            help="Differences are against this point (default: --vs if swept, else the first).",
-        ),
-    ] = None,
-    metric: Annotated[
-        str | None,
-        typer.Option(
-            "--metric", metavar="NAME", help="Metric to plot and rank by (default: the game's first)."
-        ),
-    ] = None,
+    baseline: SweepBaseline = None,
+    metric: SweepMetric = None,
     seed: Seed = None,
     rule: Rules = None,
     players: Players = None,
     reaction: Reaction = None,
     plugin: Plugins = None,
     verbose: Verbose = False,
-    threads: Annotated[
-        int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Write the figure here (PNG or SVG by extension; both are written).",
-        ),
-    ] = None,
-    out_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help="Write a results folder (summary.parquet, figure, report.md, report.html).",
-        ),
-    ] = None,
+    threads: Threads = None,
+    plot: SweepPlot = None,
+    out_dir: SweepOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
 ) -> None:
     """Sweep one or two strategy parameters against an opponent on the same deals."""
     from simulator.sweep import parse_sweep
     from simulator.sweep import sweep as run_sweep
 
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise InputError(f"--plot {str(plot)!r}: give a .png or .svg file name")
+    check_outputs(plot, out_dir)
     for p in plugin or []:
         load_plugin(p)
     parse_sweep(strategy, game)  # bad specs fail before the seed notice
     api.resolve_unit(rounds, matches)
-    chosen_seed = choose_seed(seed)
-    with terminal_bar("sweeping", quiet=as_json) as bar:
+    claim_results_folder(out_dir, "sweep")
+    chosen_seed = api.resolve_seed(seed)
+    with CountedPlay("sweep", "sweeping", as_json, amount_flag(matches)) as play:
         result = run_sweep(
             game,
             strategy,
@@ -1011,21 +940,10 @@ def sweep_cmd(
             reaction=reaction,
             threads=threads,
             plugins=[str(p) for p in plugin or []],
-            progress=bar,
-            on_plan=bar.set_total,
+            progress=play,
+            on_plan=play.set_total,
         )
-    if plot is not None:
-        from simulator import plots
-
-        plots.save(result.plot(), plot.parent, plot.stem)
-        if not as_json:
-            err.print(f"wrote {plot.with_suffix('.png')} and {plot.with_suffix('.svg')}")
-    if out_dir is not None:
-        from simulator.sweep import sweep_report
-
-        sweep_report(result, out_dir)
-        if not as_json:
-            err.print(f"wrote {out_dir / 'report.html'}")
+    write_sweep_outputs(result, plot, out_dir, quiet=as_json)
     if as_json:
         doc = dict(result.summary)
         doc["table"] = json.loads(result.table.to_json(orient="records"))
@@ -1033,6 +951,27 @@ def sweep_cmd(
     else:
         print_sweep(result)
     seed_hint(seed, chosen_seed, quiet=as_json)
+
+
+def write_sweep_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
+    """``sweep --plot FILE`` and ``--out DIR``; a place that cannot be written is one line."""
+    from simulator import plots
+    from simulator.sweep import sweep_report
+
+    for flag, target in (("--plot", plot), ("--out", out_dir)):
+        if target is None:
+            continue
+        try:
+            if flag == "--plot":
+                plots.save(result.plot(), target.parent, target.stem)
+                written = [target.with_suffix(".png"), target.with_suffix(".svg")]
+            else:
+                sweep_report(result, target)
+                written = [target / "report.html"]
+        except OSError as exc:
+            raise InputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
+        if not quiet:
+            err.print(f"wrote {' and '.join(str(w) for w in written)}", markup=False)
 
 
 experiment_app = typer.Typer(
@@ -1046,7 +985,7 @@ experiment_app = typer.Typer(
 app.add_typer(experiment_app, name="experiment")
 
 
-@experiment_app.command("list")
+@experiment_app.command("list", cls=PlainUsage)
 def experiment_list(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
@@ -1072,16 +1011,16 @@ class ExperimentBar:
             TaskProgressColumn,
             TextColumn,
             TimeElapsedColumn,
-            TimeRemainingColumn,
         )
+
+        from simulator.progress import TimeLeftColumn
 
         self.bar = Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
             TaskProgressColumn(),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TimeLeftColumn(),
             console=err,
             transient=True,
         )
@@ -1118,10 +1057,15 @@ def experiment_command(name: str, size: str, out_dir: Path, seed: int | None, th
     return shlex.join([*args, "--resume"])
 
 
-@experiment_app.command("run")
+@experiment_app.command("run", cls=PlainUsage)
 def experiment_run(
     name: Annotated[
-        str, typer.Argument(metavar="NAME", help="Experiment name (see `kortsim experiment list`).")
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help=f"Experiment: {', '.join(EXPERIMENTS)} (see `kortsim experiment list`).",
+            autocompletion=completion.experiment_names,
+        ),
     ],
     quick: Annotated[
         bool, typer.Option("--quick", help="The quick size: under five minutes on two cores.")
@@ -1145,9 +1089,7 @@ def experiment_run(
     seed: Annotated[
         int | None, typer.Option("--seed", metavar="N", help="Seed (default: the experiment's own).")
     ] = None,
-    threads: Annotated[
-        int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the headlines and answer as JSON (no progress shown).")
     ] = False,
@@ -1162,6 +1104,7 @@ def experiment_run(
     if seed is not None:
         api.resolve_seed(seed)
     folder = out_dir if out_dir is not None else experiments.default_out(mod.NAME)
+    check_outputs(out_dir=folder)  # before any step is played
     backend = {"threads": threads} if threads is not None else {}
     bar = None
     if as_json:
@@ -1198,7 +1141,7 @@ def experiment_run(
     )
 
 
-@app.command("report")
+@app.command("report", cls=PlainUsage)
 def report_cmd(
     folder: Annotated[
         Path,

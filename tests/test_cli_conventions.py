@@ -185,8 +185,8 @@ def test_compare_out_json_is_the_same_as_without_it(tmp_path):
     ("extra", "message"),
     [
         (["--plot", "figure.pdf"], "give a .png or .svg file name"),
-        (["--plot", "/dev/null/figure.png"], "cannot write there"),
-        (["--out", "/dev/null/sub"], "cannot write there"),
+        (["--plot", "/dev/null/figure.png"], "/dev/null is a file, not a folder"),
+        (["--out", "/dev/null/sub"], "cannot create the results folder: Not a directory"),
     ],
 )
 def test_compare_refuses_outputs_it_cannot_write_before_playing(extra, message):
