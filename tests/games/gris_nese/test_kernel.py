@@ -412,7 +412,11 @@ def test_a_card_not_held_stops_the_run_with_one_line():
         )
     msg = str(e.value)
     assert "\n" not in msg
-    assert "'test-misbehave:cheat=1' (seat 2)" in msg and "♠A" in msg and "in round 0 of the run with seed 1" in msg
+    assert (
+        "'test-misbehave:cheat=1' (seat 2)" in msg
+        and "♠A" in msg
+        and "in round 0 of the run with seed 1" in msg
+    )
 
 
 def test_bad_input_is_one_clear_line():
