@@ -5,9 +5,9 @@
 registers a user's own (see ``examples/my_strategy.py``).
 """
 
-import strategies.gris  # registers the shipped strategies
-import strategies.gris_nese  # noqa: F401  (registers the shipped strategies)
-from strategies import spokelse  # noqa: F401  (registers the shipped strategies)
+from importlib import import_module
+
+from simulator.games import all_games
 from strategies.checks import StrategyCompileError
 from strategies.registry import (
     MAX_PARAMS,
@@ -21,6 +21,12 @@ from strategies.registry import (
     register,
     strategy,
 )
+
+# Every game of the registry (simulator/games/__init__.py) names the module that registers
+# its shipped strategies; importing it registers them.
+for _game in all_games().values():
+    import_module(_game.strategies_module)
+del _game
 
 __all__ = [
     "MAX_PARAMS",

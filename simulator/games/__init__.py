@@ -1,4 +1,10 @@
-"""The games kortsim plays, by id (each game's modules are imported on first use)."""
+"""The games kortsim plays, by id (a game's modules are imported when it is first asked for).
+
+This is the one list of games: everything else (the CLI's game argument, ``kortsim warm``,
+the strategies package, the conformance test in ``tests/games/test_conformance.py``) finds
+the games here.  Adding a game is a folder ``simulator/games/<name>/`` whose ``game`` module
+holds a :class:`Game` object, and one line below (docs/adding-a-game.md).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ from importlib import import_module
 
 from simulator.games.base import Game, InputError, Table
 
-# game id -> (module, object)
+# game id -> (module, object): one line per game
 GAMES: dict[str, tuple[str, str]] = {
     "spokelse": ("simulator.games.spokelse.game", "SPOKELSE"),
     "gris": ("simulator.games.gris.game", "GRIS"),

@@ -197,3 +197,79 @@ class Game(ABC):
         """What each figure of :meth:`summarise` and each metric of :meth:`metrics` means
         (kind, unit, direction, words), by name; see :mod:`simulator.fields`."""
         return {}
+
+    # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
+
+    strategies_module: str
+    """Import path of the module that registers the game's shipped strategies
+    (``strategies/__init__.py`` imports it for every game of the registry)."""
+
+    @abstractmethod
+    def moves(
+        self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str
+    ) -> list[tuple[int, ...]]:
+        """Every move of one deal, in order, as played by the kernel or by the reference.
+
+        The conformance test asks for both and requires them equal, move by move: the
+        compiled kernel (its traced entry point, with the shipped strategies' ids) and the
+        readable reference draw from the same streams, so they must play the same game.
+
+        Parameters
+        ----------
+        table : Table
+            The game, rules, seats (and reaction profiles) to play at.
+        players : sequence of Player
+            Shipped strategies, one per seat.
+        seed, game_index, deal : int
+            The streams of the deal: the run's seed, the game's index, the deal within it.
+        engine : {"kernel", "reference"}
+            Which implementation plays.
+
+        Returns
+        -------
+        list of tuple of int
+            One tuple per move, the same layout for both engines (the kernel's log rows).
+        """
+
+    @abstractmethod
+    def reference_record(
+        self, table: Table, players: Sequence, seed: int, game_index: int, unit: str
+    ) -> tuple[int, ...]:
+        """Game ``game_index`` of a run, played by the reference, as the record row.
+
+        Parameters
+        ----------
+        table : Table
+        players : sequence of Player
+        seed, game_index : int
+        unit : {"round", "match"}
+
+        Returns
+        -------
+        tuple of int
+            The row ``records_block_nb`` writes for that game, one value per name of
+            :meth:`record_columns` (the conformance test compares the two).
+        """
+
+    @abstractmethod
+    def card_places(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> tuple[tuple[int, ...], list[dict[str, list[int]]]]:
+        """Where every card is, after the deal and after every move of a reference round.
+
+        Parameters
+        ----------
+        table : Table
+        players : sequence of Player
+        seed, game_index : int
+            The round's streams (dealt as in a run of rounds).
+
+        Returns
+        -------
+        cards : tuple of int
+            Every card in play at this table.
+        states : list of dict of str to list of int
+            One entry per state, first the deal: each place (a hand, the stock, a pile)
+            and the cards in it.  The conformance test requires every card of ``cards``
+            in exactly one place of every state, and no other card.
+        """

@@ -281,5 +281,71 @@ class Gris(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=table.reaction)
         return reference.format_match(rec, names=names)
 
+    # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
+
+    strategies_module = "strategies.gris"
+
+    def moves(
+        self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str
+    ) -> list[tuple[int, ...]]:
+        """Every event of one deal, as ``(kind, seat, card, other)`` (a pass, or a
+        circulation exchange), seat n-1 dealing as in a run of rounds (:meth:`Game.moves`)."""
+        from simulator.games.gris import reference
+
+        if engine == "reference":
+            rec = reference.play_round(
+                table.rules, players, seed=seed, game=game_index, deal=deal, profiles=table.reaction
+            )
+            return [tuple(e) for e in rec.events]
+        n = table.n_seats
+        rules_i, rules_f = self.rules_arrays(table)
+        log = np.full((2 * STALL_CAP + 2, R.LOG_FIELDS), -1, np.int64)  # at most one exchange a pass
+        sids = np.array([p.family.builtin_id for p in players], np.int64)
+        params = np.stack([p.params for p in players]).astype(np.float64)
+        times, signallers = np.zeros(n), np.zeros(n, np.int64)
+        events, _, _, _ = kernel.trace_round_nb(
+            sids, params, rules_i, rules_f, seed, game_index, deal, n - 1, log, times, signallers
+        )
+        return [tuple(int(x) for x in row) for row in log[:events]]
+
+    def reference_record(
+        self, table: Table, players: Sequence, seed: int, game_index: int, unit: str
+    ) -> tuple[int, ...]:
+        """Game ``game_index`` of a run, played by the reference, as the row of
+        :meth:`record_columns` that ``records_block_nb`` writes for it (:meth:`Game.reference_record`)."""
+        from simulator.games.gris import reference
+
+        prof = table.reaction
+        if unit == "round":
+            rec = reference.play_round(table.rules, players, seed=seed, game=game_index, profiles=prof)
+            mask = 0 if rec.stalled else sum(1 << s for s in rec.signallers)
+            return (rec.passes, int(rec.stalled), rec.loser, mask)
+        m = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=prof)
+        stalled = sum(r.stalled for r in m.rounds)
+        return (m.counted_rounds, stalled, int(m.abandoned), m.first_dealer, m.loser, *m.letters)
+
+    def card_places(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> tuple[tuple[int, ...], list[dict[str, list[int]]]]:
+        """The 52 cards, and where each is after the deal, after every pass and after the
+        passed card's arrival (and exchange), in a reference round (:meth:`Game.card_places`)."""
+        from simulator.games.gris import reference
+
+        n = table.n_seats
+        t = reference.deal_cards(table.rules, reference.shuffle_deck(seed, game_index), n, n - 1)
+        rngs = reference.decide_streams(seed, game_index, 0, n)
+        states = []
+        signalled = bool(reference.dealt_signallers(t))
+        while True:
+            states.append({**{f"hand {s}": list(h) for s, h in enumerate(t.hands)}, "stock": list(t.stock)})
+            if signalled or t.passes >= STALL_CAP:
+                return tuple(range(N_CARDS)), states
+            seat = t.to_play
+            card = reference.choose_card(t, players[seat], seat, rngs[seat])
+            left = reference.pass_card(t, seat, card)
+            states.append({**{f"hand {s}": list(h) for s, h in enumerate(t.hands)}, "stock": list(t.stock)})
+            reference.arrive(t, left, card)  # an exchange, if due
+            signalled = reference.signals(t, seat)
+
 
 GRIS = Gris()

@@ -277,5 +277,69 @@ class GrisNese(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=profiles)
         return reference.format_match(rec, names=names)
 
+    # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
+
+    strategies_module = "strategies.gris_nese"
+
+    def moves(
+        self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str
+    ) -> list[tuple[int, ...]]:
+        """Every card laid down in one deal at the full table, as ``(step, seat, card)``
+        (:meth:`Game.moves`)."""
+        from simulator.games.gris_nese import reference
+
+        if engine == "reference":
+            prof = list(table.reaction)
+            rec = reference.play_round(
+                table.rules, players, seed=seed, game=game_index, deal=deal, profiles=prof
+            )
+            return [tuple(e) for e in rec.events]
+        n = table.n_seats
+        rules_i, rules_f = self.rules_arrays(table)
+        log = np.full(((STALL_CAP + 1) * n, R.LOG_FIELDS), -1, np.int64)
+        sids = np.array([p.family.builtin_id for p in players], np.int64)
+        params = np.stack([p.params for p in players]).astype(np.float64)
+        seats, times, signallers = np.arange(n, dtype=np.int64), np.zeros(n), np.zeros(n, np.int64)
+        events, _, _, _, _ = kernel.trace_round_nb(
+            sids, params, rules_i, rules_f, seed, game_index, deal, seats, log, times, signallers
+        )
+        return [tuple(int(x) for x in row) for row in log[:events]]
+
+    def reference_record(
+        self, table: Table, players: Sequence, seed: int, game_index: int, unit: str
+    ) -> tuple[int, ...]:
+        """Game ``game_index`` of a run, played by the reference, as the row of
+        :meth:`record_columns` that ``records_block_nb`` writes for it (:meth:`Game.reference_record`)."""
+        from simulator.games.gris_nese import reference
+
+        prof = list(table.reaction)
+        if unit == "round":
+            r = reference.play_round(table.rules, players, seed=seed, game=game_index, profiles=prof)
+            mask = 0 if r.stalled else sum(1 << s for s in r.signallers)
+            return (r.passes, int(r.stalled), int(r.replayed), r.loser, mask)
+        m = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=prof)
+        stalled, replayed = sum(r.stalled for r in m.rounds), sum(r.replayed for r in m.rounds)
+        places = (0,) * len(players) if m.abandoned else m.places
+        return (int(m.abandoned), m.counted_rounds, stalled, replayed, len(m.rounds), *places)
+
+    def card_places(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> tuple[tuple[int, ...], list[dict[str, list[int]]]]:
+        """The 4n cards in play, and where each is after the deal and after every pass step
+        of a reference round at the full table (:meth:`Game.card_places`)."""
+        from simulator.games.gris_nese import reference
+
+        n = table.n_seats
+        seats = list(range(n))
+        hands = reference.deal_hands(reference.shuffle_cards(seed, game_index, 0, n), n)
+        t = reference.new_table(table.rules, seats, hands)
+        rngs = reference.decide_streams(seed, game_index, 0, seats)
+        states = []
+        while True:
+            states.append({f"hand {s}": list(h) for s, h in enumerate(t.hands)})
+            if any(reference.signalling(t)) or t.steps >= STALL_CAP:
+                return tuple(reference.cards_in_play(n)), states
+            reference.pass_step(t, players, rngs)
+
 
 GRIS_NESE = GrisNese()

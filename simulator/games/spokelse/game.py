@@ -229,5 +229,60 @@ class Spokelse(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index)
         return reference.format_match(rec, names=names)
 
+    # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
+
+    strategies_module = "strategies.spokelse"
+
+    def moves(
+        self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str
+    ) -> list[tuple[int, ...]]:
+        """Every move of one deal, as ``(turn, seat, source, taken, place, discarded)``.
+
+        See :meth:`Game.moves`.  The round is dealt as a run of rounds deals it (seat 1
+        deals, no match totals), by the kernel's ``trace_round_nb`` or by the reference."""
+        from simulator.games.spokelse.variants import TURN_CAP
+
+        if engine == "reference":
+            rec = reference.play_round(table.rules, players, seed=seed, game=game_index, deal=deal)
+            return [(t.turn, t.seat, t.source, t.taken, t.place, t.discarded) for t in rec.turns]
+        log = np.full((TURN_CAP, R.LOG_FIELDS), -1, np.int64)
+        sids = np.array([p.family.builtin_id for p in players], np.int64)
+        params = np.stack([p.params for p in players]).astype(np.float64)
+        values = self.rules_arrays(table)[0][:13]
+        totals = np.zeros(2, np.int64)
+        _, _, turns, _, _ = kernel.trace_round_nb(
+            sids, params, values, 0, totals, seed, game_index, deal, 1, log
+        )
+        return [tuple(int(x) for x in row) for row in log[:turns]]
+
+    def reference_record(
+        self, table: Table, players: Sequence, seed: int, game_index: int, unit: str
+    ) -> tuple[int, ...]:
+        """Game ``game_index`` of a run, played by the reference, as the row of
+        :meth:`record_columns` that ``records_block_nb`` writes for it (:meth:`Game.reference_record`)."""
+        if unit == "round":
+            rec = reference.play_round(table.rules, players, seed=seed, game=game_index)
+            return (*rec.scores_half, len(rec.turns), int(rec.capped))
+        m = reference.play_match(table.rules, players, seed=seed, game=game_index)
+        capped = sum(r.capped for r in m.rounds)
+        return (*m.totals_half, len(m.rounds), capped, m.first_dealer, m.loser)
+
+    def card_places(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> tuple[tuple[int, ...], list[dict[str, list[int]]]]:
+        """The 52 cards, and where each is after the deal and after every turn of a
+        reference round (:meth:`Game.card_places`): ghosts, rows, discard pile, stock."""
+        from simulator.cards import N_CARDS
+
+        t = reference.deal_cards(table.rules, reference.shuffle_deck(seed, game_index), dealer=1)
+        rngs = reference.decide_streams(seed, game_index)
+        states = []
+        while True:
+            places = {"ghosts": list(t.ghosts), "discard pile": list(t.discard), "stock": list(t.stock)}
+            states.append({**places, "row 0": list(t.slots[0]), "row 1": list(t.slots[1])})
+            if reference.round_over(t):
+                return tuple(range(N_CARDS)), states
+            reference.play_turn(t, players, rngs)
+
 
 SPOKELSE = Spokelse()
