@@ -24,6 +24,8 @@ _KERNEL_SOURCES = (
     "simulator/rng.py",
     "simulator/unmanaged.py",
     "simulator/reaction.py",
+    "simulator/layout.py",
+    "simulator/games/*/layout.py",  # the rows' offsets, frozen into the kernels
     "simulator/games/*/observation.py",
     "simulator/games/*/variants.py",
     "simulator/games/*/rules.py",

@@ -1,8 +1,10 @@
 """What every game provides to the engine, and the table a run is played at.
 
 A game is a small object over its modules: the rule variants, the compiled
-kernel (with the uniform block entry point ``run_block_nb``), how to read its
-aggregates into figures with intervals, and how to show one game as a trace.
+kernel (with the uniform block entry point ``run_block_nb``), the layouts of its
+rows with the figures, outcomes and histograms read from them (``plays``, one
+:class:`simulator.layout.Play` per unit; the summary, records and metrics are
+generated from them here), and how to show one game as a trace.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from simulator import figures
 from simulator.fields import Field
+from simulator.layout import Layout, Play
 
 UNITS = ("round", "match")
 
@@ -106,6 +110,10 @@ class Game(ABC):
     kernel: ModuleType
     rules_type: type
     variants: Mapping[str, Variant]
+    # The rows, declared once (simulator/layout.py; each game's layout.py):
+    plays: Mapping[str, Play]  # per unit: aggregates, records, figures, outcomes, histograms
+    error_row: Layout  # the kernel's error row (read by describe_error)
+    observation: Layout  # what a strategy sees
     uses_reaction: bool = False
 
     # --- rules and table -----------------------------------------------------
@@ -157,14 +165,21 @@ class Game(ABC):
     def rules_arrays(self, table: Table) -> tuple[np.ndarray, np.ndarray]:
         """The rules as ``(int64 array, float64 array)`` for ``run_block_nb``."""
 
-    @abstractmethod
+    def play(self, unit: str) -> Play:
+        """What ``unit`` play declares: aggregates, records, figures, outcomes, histograms."""
+        try:
+            return self.plays[unit]
+        except KeyError:
+            raise InputError(f"{self.name} is played in {' or '.join(self.plays)}, not {unit!r}") from None
+
     def agg_size(self, unit: str, n_seats: int) -> int:
         """Length of one row of aggregates."""
+        return self.play(unit).agg.size()
 
-    @abstractmethod
     def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
         """JSON-ready figures: top-level fields plus ``seats`` (a list of dicts), each
-        rate and mean with its ``<name>_ci``."""
+        rate and mean with its ``<name>_ci``, generated from :attr:`plays`."""
+        return figures.summarise(self.play(unit), agg, table.n_seats, players, n)
 
     @abstractmethod
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
@@ -176,27 +191,36 @@ class Game(ABC):
 
     # --- per-game records (compare, --records) ----------------------------------
 
-    @abstractmethod
     def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
         """Names of the columns ``records_block_nb`` writes, one row per game."""
+        return self.play(unit).records.columns(n_seats)
 
-    @abstractmethod
+    def record_docs(self, unit: str, n_seats: int) -> dict[str, str]:
+        """What each of :meth:`record_columns` holds, by name."""
+        return self.play(unit).records.column_docs(n_seats)
+
     def outcomes(self, rec: np.ndarray, unit: str, n_seats: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """Per-seat integer outcomes from records: ``{metric: int64[games, seats]}`` and a
         bool mask of the games that count (finished: not stalled, replayed or abandoned)."""
+        return figures.outcomes(self.play(unit), rec, n_seats)
 
-    @abstractmethod
     def metrics(self, unit: str) -> tuple[Metric, ...]:
         """The outcomes ``outcomes`` returns, the primary one first."""
+        play = self.play(unit)
+        out = []
+        for o in play.outcomes:
+            scale = play.records.piece(o.piece).scale if o.kind == "mean" else 1.0
+            out.append(Metric(o.name, o.doc, o.lower_is_better, scale, o.kind))
+        return tuple(out)
 
     def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
         """Named histograms carried by the aggregates (for plots)."""
-        return {}
+        return figures.histograms(self.play(unit), agg, table.n_seats)
 
     def fields(self, unit: str) -> Mapping[str, Field]:
         """What each figure of :meth:`summarise` and each metric of :meth:`metrics` means
         (kind, unit, direction, words), by name; see :mod:`simulator.fields`."""
-        return {}
+        return self.play(unit).fields()
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 

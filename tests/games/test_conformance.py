@@ -109,7 +109,6 @@ STILL_NAMING_GAMES = {
     "simulator/cache.py",  # the strategy files digested with the kernels
     "simulator/compare.py",  # the default opponent of a comparison
     "simulator/illegal.py",  # one game's wording functions
-    "simulator/records.py",  # the record columns' documentation
 }
 
 

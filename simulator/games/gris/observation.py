@@ -11,19 +11,23 @@ something (``commit`` keeps its locked suit there).
 
 from __future__ import annotations
 
-SEAT = 0  # own seat
-N_PLAYERS = 1  # players at the table
-PASSES = 2  # passes made in this round so far, by anyone
-MY_PASSES = 3  # passes this player has made in this round
-HAND_SIZE = 4  # cards in hand (6 when asked)
-INCOMING = 5  # the card that arrived this turn (received or drawn), -1 for the six-card seat's first pass
-INCOMING_DRAWN = 6  # 1 if INCOMING was drawn from the stock in a circulation exchange
-HAND = 7  # HAND + i, i < 6: the hand in ascending card code, -1 padded
-SUIT_COUNT = 13  # SUIT_COUNT + s: cards of suit s in hand
-RECEIVED_SUIT = 17  # RECEIVED_SUIT + s: cards of suit s received from the right this round
-PASSED_SUIT = 21  # PASSED_SUIT + s: cards of suit s this player passed this round
-MEMORY = 25  # MEMORY + j, j < 4: the strategy's own memory for this round
-OBS_SIZE = 29
+from simulator.games.gris.layout import OBS
 
-MAX_HAND = 6
-N_MEMORY = 4
+# Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
+# (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
+SEAT = OBS.offset("seat")
+N_PLAYERS = OBS.offset("n_players")
+PASSES = OBS.offset("passes")
+MY_PASSES = OBS.offset("my_passes")
+HAND_SIZE = OBS.offset("hand_size")
+INCOMING = OBS.offset("incoming")
+INCOMING_DRAWN = OBS.offset("incoming_drawn")
+HAND = OBS.offset("hand")
+SUIT_COUNT = OBS.offset("suit_count")
+RECEIVED_SUIT = OBS.offset("received_suit")
+PASSED_SUIT = OBS.offset("passed_suit")
+MEMORY = OBS.offset("memory")
+OBS_SIZE = OBS.size()
+
+MAX_HAND = OBS.piece("hand").copies()
+N_MEMORY = OBS.piece("memory").copies()

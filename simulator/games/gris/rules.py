@@ -30,6 +30,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.games.gris.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris.observation import (
     HAND,
     HAND_SIZE,
@@ -67,39 +68,38 @@ TRANSIT_AT = MAX_SEATS + 1  # passed, not yet received
 NOWHERE = -1
 TWICE = -2  # in more than one place
 
-# Error record (one row per chunk): flag, game, seat, what, action, pass number, strategy id, deal.
-ERR_SIZE = 8
+# The kernel's rows (error row, round and match aggregates), declared in layout.py; the
+# aggregates keep a slot per seat for up to MAX_SEATS seats.
+ERR_SIZE = ERR.size()
 ERR_NOT_HELD = 0  # "what": the strategy passed a card it does not hold
 
-# Round-play aggregates, one row per chunk (all int64 sums), for up to MAX_SEATS seats.
-R_FINISHED = 0  # rounds that ended with a signal
-R_STALLED = 1  # rounds stopped by the stall guard (RULES.md §6: they enter no other figure)
-R_DEALT = 2  # finished rounds whose signal came at the deal (passes == 0)
-R_PASSES = 3  # sum of passes over finished rounds
-R_PASSES2 = 4  # sum of squared passes
-R_SIGNAL = 5  # + seat: rounds in which the seat was a signaller
-R_LETTER = R_SIGNAL + MAX_SEATS  # + seat: letters received
-R_DEALT_SEAT = R_LETTER + MAX_SEATS  # + seat: rounds in which the seat was dealt a complete hand
-R_PASS_HIST = R_DEALT_SEAT + MAX_SEATS  # + passes: histogram, last bin = that many passes or more
-PASS_BINS = 512
-R_SIZE = R_PASS_HIST + PASS_BINS
+R_FINISHED = ROUND_AGG.offset("finished")
+R_STALLED = ROUND_AGG.offset("stalled")  # RULES.md §6: they enter no other figure
+R_DEALT = ROUND_AGG.offset("dealt")
+R_PASSES = ROUND_AGG.offset("passes")
+R_PASSES2 = ROUND_AGG.offset("passes2")
+R_SIGNAL = ROUND_AGG.offset("signal")  # + seat
+R_LETTER = ROUND_AGG.offset("letter")  # + seat
+R_DEALT_SEAT = ROUND_AGG.offset("dealt_seat")  # + seat
+R_PASS_HIST = ROUND_AGG.offset("pass_hist")  # + passes, the last bin that many or more
+PASS_BINS = ROUND_AGG.piece("pass_hist").bins
+R_SIZE = ROUND_AGG.size()
 
-# Match-play aggregates.
-M_FINISHED = 0  # matches that ended with a loser
-M_ABANDONED = 1  # matches abandoned after ABANDON_AFTER stalled rounds in a row
-M_STALLED = 2  # stalled (re-dealt) rounds in the finished matches
-M_ROUNDS = 3  # sum of counted rounds per finished match
-M_ROUNDS2 = 4
-M_PASSES = 5  # sum of passes over the counted rounds of finished matches
-M_PASSES2 = 6
-M_LOSSES = 7  # + seat
-M_LETTERS = M_LOSSES + MAX_SEATS  # + seat: sum of letters held at the end
-M_LETTERS2 = M_LETTERS + MAX_SEATS  # + seat
-M_FIRST_DEALT = M_LETTERS2 + MAX_SEATS  # + seat: finished matches in which the seat dealt first
-M_ROUNDS_HIST = M_FIRST_DEALT + MAX_SEATS  # + counted rounds: match length histogram
-ROUNDS_BINS = 3 * MAX_SEATS + 2  # a match lasts at most 3n + 1 counted rounds
-M_LETTERS_HIST = M_ROUNDS_HIST + ROUNDS_BINS  # + seat * 5 + letters at the end
-M_SIZE = M_LETTERS_HIST + MAX_SEATS * (N_LETTERS + 1)
+M_FINISHED = MATCH_AGG.offset("finished")
+M_ABANDONED = MATCH_AGG.offset("abandoned")
+M_STALLED = MATCH_AGG.offset("stalled")
+M_ROUNDS = MATCH_AGG.offset("rounds")
+M_ROUNDS2 = MATCH_AGG.offset("rounds2")
+M_PASSES = MATCH_AGG.offset("passes")
+M_PASSES2 = MATCH_AGG.offset("passes2")
+M_LOSSES = MATCH_AGG.offset("losses")  # + seat
+M_LETTERS = MATCH_AGG.offset("letters")  # + seat
+M_LETTERS2 = MATCH_AGG.offset("letters2")  # + seat
+M_FIRST_DEALT = MATCH_AGG.offset("first_dealt")  # + seat
+M_ROUNDS_HIST = MATCH_AGG.offset("rounds_hist")  # + counted rounds
+ROUNDS_BINS = MATCH_AGG.piece("rounds_hist").bins
+M_LETTERS_HIST = MATCH_AGG.offset("letters_hist")  # + seat * (N_LETTERS + 1) + letters at the end
+M_SIZE = MATCH_AGG.size()
 
 
 # --- hands ----------------------------------------------------------------------

@@ -8,9 +8,9 @@ import numpy as np
 
 from simulator.cards import name
 from simulator.fields import Field
-from simulator.games.base import Game, Metric, Table, Variant
+from simulator.games.base import Game, Table, Variant
 from simulator.games.gris_nese import kernel
-from simulator.games.gris_nese import rules as R
+from simulator.games.gris_nese import layout as L
 from simulator.games.gris_nese.variants import (
     DEFAULT_PLAYERS,
     MAX_PLAYERS,
@@ -19,8 +19,8 @@ from simulator.games.gris_nese.variants import (
     UNCLEAR_MARGIN_RANGE,
     Rules,
 )
+from simulator.layout import Histogram, Outcome, Play, count, mean, rate
 from simulator.reaction import profile_arrays
-from simulator.stats import mean_ci, rate_ci
 
 
 def _parse_margin(text: str) -> float:
@@ -30,9 +30,11 @@ def _parse_margin(text: str) -> float:
         raise ValueError("unclear_margin is a number of seconds, e.g. 0.05") from None
 
 
-# What each figure of ``summarise`` and each metric of ``metrics`` means (simulator/fields.py).
-# RULES.md §6: round rates rest on the rounds that ended with a loser (neither stalled nor
-# replayed); match figures on the finished (not abandoned) matches.
+# The summary's figures, the outcomes and the histograms, over the rows of layout.py; their
+# meanings (simulator/fields.py) travel with them.  RULES.md §6: round rates rest on the rounds
+# that ended with a loser (neither stalled nor replayed); match figures on the finished (not
+# abandoned) matches; ``rounds_played`` counts every deal of the finished matches (counted
+# rounds, stalled and replayed ones).
 _SIGNAL_FIRST = Field("rate", "share of counted rounds signalled first", "higher", "touched the nose first")
 _OUT = Field("rate", "share of counted rounds eliminated", "lower", "last to touch the nose, and left")
 _WIN = Field(
@@ -43,75 +45,169 @@ _WIN = Field(
     remark="two players win each match, so the seats' rates sum to 200%",
 )
 _PLACE = Field("mean", "place in the match", "lower", "1 = joint winner, n = first out", note="1 is best")
-ROUND_FIELDS = {
-    "signal_first_rate": _SIGNAL_FIRST,
-    "eliminated_rate": _OUT,
-    "mean_passes": Field("mean", "pass steps per counted round"),
-    "dealt_signal_rate": Field(
-        "rate", "share of counted rounds with four of a kind as dealt", words="a signal before any pass"
-    ),
-    "all_signal_rate": Field(
-        "rate", "share of counted rounds where everyone signalled", words="every player held four of a kind"
-    ),
-    "stalled": Field(
-        "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)", of="n"
-    ),
-    "replayed": Field(
-        "count", "rounds", words="rounds replayed: the last two touches too close to call", of="n"
-    ),
-    "stalled_rate": Field(
-        "rate", "share of rounds stalled", "lower", "no signal after the pass cap; enter no other figure"
-    ),
-    "replayed_rate": Field(
-        "rate", "share of rounds replayed", words="the last two touches too close to call, see unclear_margin"
-    ),
-    "eliminated": _OUT,
-    "signal": Field(
-        "rate",
-        "share of counted rounds ending with four of a kind",
-        "higher",
-        "held four of a kind at the end",
-    ),
-}
-MATCH_FIELDS = {
-    "win_rate": _WIN,
-    "mean_place": _PLACE,
-    "mean_rounds": Field(
-        "mean",
-        "counted rounds per finished match",
-        remark=(
-            "always players − 2: every counted round removes one player until two joint winners "
-            "remain, so its interval has no width"
+_STALLED = Field(
+    "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)", of="n"
+)
+ROUND = Play(
+    agg=L.ROUND_AGG,
+    records=L.ROUND_REC,
+    figures=(
+        mean("mean_passes", "passes", "passes2", Field("mean", "pass steps per counted round"), of="counted"),
+        rate(
+            "dealt_signal_rate",
+            "dealt",
+            Field(
+                "rate",
+                "share of counted rounds with four of a kind as dealt",
+                words="a signal before any pass",
+            ),
+            of="counted",
+        ),
+        rate(
+            "all_signal_rate",
+            "all",
+            Field(
+                "rate",
+                "share of counted rounds where everyone signalled",
+                words="every player held four of a kind",
+            ),
+            of="counted",
+        ),
+        count("stalled", ["stalled"], _STALLED),
+        rate(
+            "stalled_rate",
+            "stalled",
+            Field(
+                "rate",
+                "share of rounds stalled",
+                "lower",
+                "no signal after the pass cap; enter no other figure",
+            ),
+        ),
+        count(
+            "replayed",
+            ["replayed"],
+            Field("count", "rounds", words="rounds replayed: the last two touches too close to call", of="n"),
+        ),
+        rate(
+            "replayed_rate",
+            "replayed",
+            Field(
+                "rate",
+                "share of rounds replayed",
+                words="the last two touches too close to call, see unclear_margin",
+            ),
         ),
     ),
-    "rounds_played": Field(
-        "count",
-        "rounds",
-        words="rounds dealt in the finished matches, stalled and replayed ones included",
+    seat_figures=(
+        rate("signal_first_rate", "signal", _SIGNAL_FIRST, of="counted"),
+        rate("eliminated_rate", "out", _OUT, of="counted"),
     ),
-    "replayed": Field("count", "rounds", words="replayed rounds of the finished matches", of="rounds_played"),
-    "replayed_rate": Field(
-        "rate",
-        "share of the finished matches' rounds replayed",
-        words="the last two touches too close to call, see unclear_margin",
+    outcomes=(
+        Outcome("eliminated", "loser", "is_seat", "was the last to touch the nose and left", True, _OUT),
+        Outcome(
+            "signal",
+            "signallers",
+            "bit",
+            "held four of a kind when the round ended",
+            False,
+            Field(
+                "rate",
+                "share of counted rounds ending with four of a kind",
+                "higher",
+                "held four of a kind at the end",
+            ),
+        ),
     ),
-    "stalled": Field(
-        "count",
-        "rounds",
-        "lower",
-        "stalled rounds of the finished matches (dealt again)",
-        of="rounds_played",
+    uncounted=("stalled", "replayed"),
+    histograms=(Histogram("passes", "pass_hist"),),
+)
+MATCH = Play(
+    agg=L.MATCH_AGG,
+    records=L.MATCH_REC,
+    figures=(
+        mean(
+            "mean_rounds",
+            "rounds",
+            "rounds2",
+            Field(
+                "mean",
+                "counted rounds per finished match",
+                remark=(
+                    "always players − 2: every counted round removes one player until two joint winners "
+                    "remain, so its interval has no width"
+                ),
+            ),
+            of="finished",
+        ),
+        count(
+            "rounds_played",
+            ["rounds", "stalled", "replayed"],
+            Field(
+                "count",
+                "rounds",
+                words="rounds dealt in the finished matches, stalled and replayed ones included",
+            ),
+        ),
+        count(
+            "replayed",
+            ["replayed"],
+            Field("count", "rounds", words="replayed rounds of the finished matches", of="rounds_played"),
+        ),
+        rate(
+            "replayed_rate",
+            "replayed",
+            Field(
+                "rate",
+                "share of the finished matches' rounds replayed",
+                words="the last two touches too close to call, see unclear_margin",
+            ),
+            of="rounds_played",
+        ),
+        count(
+            "stalled",
+            ["stalled"],
+            Field(
+                "count",
+                "rounds",
+                "lower",
+                "stalled rounds of the finished matches (dealt again)",
+                of="rounds_played",
+            ),
+        ),
+        rate(
+            "stalled_rate",
+            "stalled",
+            Field(
+                "rate",
+                "share of the finished matches' rounds stalled",
+                "lower",
+                "stalled rounds, dealt again",
+            ),
+            of="rounds_played",
+        ),
+        count(
+            "abandoned",
+            ["abandoned"],
+            Field(
+                "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
+            ),
+        ),
+        rate("abandoned_rate", "abandoned", Field("rate", "share of matches abandoned", "lower")),
     ),
-    "stalled_rate": Field(
-        "rate", "share of the finished matches' rounds stalled", "lower", "stalled rounds, dealt again"
+    seat_figures=(
+        rate("win_rate", "wins", _WIN, of="finished"),
+        mean("mean_place", "place", "place2", _PLACE, of="finished"),
     ),
-    "abandoned": Field(
-        "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
+    outcomes=(
+        Outcome("win", "place", "equals", "one of the two joint winners", False, _WIN, equals=1),
+        Outcome(
+            "place", "place", "value", "place in the match (1 = joint winner, n = first out)", True, _PLACE
+        ),
     ),
-    "abandoned_rate": Field("rate", "share of matches abandoned", "lower"),
-    "win": _WIN,
-    "place": _PLACE,
-}
+    uncounted=("abandoned",),
+    histograms=(Histogram("match_deals", "deals_hist"),),
+)
 
 
 class GrisNese(Game):
@@ -128,6 +224,9 @@ class GrisNese(Game):
     default_seats = DEFAULT_PLAYERS
     kernel = kernel
     rules_type = Rules
+    plays = {"round": ROUND, "match": MATCH}
+    error_row = L.ERR
+    observation = L.OBS
     uses_reaction = True
     variants = {
         "unclear_margin": Variant(
@@ -143,124 +242,11 @@ class GrisNese(Game):
         rules_f = np.concatenate([[rules.unclear_margin], profile_arrays(table.reaction)]).astype(np.float64)
         return rules_i, rules_f
 
-    def agg_size(self, unit: str, n_seats: int) -> int:
-        return R.R_SIZE if unit == "round" else R.M_SIZE
-
-    def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
-        a = agg
-        n_seats = table.n_seats
-        if unit == "round":
-            # RULES.md §6: the rates rest on the rounds that ended with a loser.
-            counted = int(a[R.R_COUNTED])
-            seats = []
-            for s in range(n_seats):
-                sig, sig_ci = rate_ci(a[R.R_SIGNAL + s], counted)
-                out, out_ci = rate_ci(a[R.R_OUT + s], counted)
-                seats.append(
-                    {
-                        "seat": s,
-                        "player": players[s].spec,
-                        "signal_first_rate": sig,
-                        "signal_first_rate_ci": sig_ci,
-                        "eliminated_rate": out,
-                        "eliminated_rate_ci": out_ci,
-                    }
-                )
-            passes, passes_ci = mean_ci(a[R.R_PASSES], a[R.R_PASSES2], counted)
-            dealt, dealt_ci = rate_ci(a[R.R_DEALT], counted)
-            every, every_ci = rate_ci(a[R.R_ALL], counted)
-            stalled_rate, stalled_rate_ci = rate_ci(a[R.R_STALLED], n)
-            replayed_rate, replayed_rate_ci = rate_ci(a[R.R_REPLAYED], n)
-            return {
-                "mean_passes": passes,
-                "mean_passes_ci": passes_ci,
-                "dealt_signal_rate": dealt,
-                "dealt_signal_rate_ci": dealt_ci,
-                "all_signal_rate": every,
-                "all_signal_rate_ci": every_ci,
-                "stalled": int(a[R.R_STALLED]),
-                "stalled_rate": stalled_rate,
-                "stalled_rate_ci": stalled_rate_ci,
-                "replayed": int(a[R.R_REPLAYED]),
-                "replayed_rate": replayed_rate,
-                "replayed_rate_ci": replayed_rate_ci,
-                "seats": seats,
-            }
-        # RULES.md §6: abandoned matches enter no other match statistic.
-        finished = int(a[R.M_FINISHED])
-        seats = []
-        for s in range(n_seats):
-            win, win_ci = rate_ci(a[R.M_WINS + s], finished)
-            place, place_ci = mean_ci(a[R.M_PLACE + s], a[R.M_PLACE2 + s], finished)
-            seats.append(
-                {
-                    "seat": s,
-                    "player": players[s].spec,
-                    "win_rate": win,
-                    "win_rate_ci": win_ci,
-                    "mean_place": place,
-                    "mean_place_ci": place_ci,
-                }
-            )
-        rounds, rounds_ci = mean_ci(a[R.M_ROUNDS], a[R.M_ROUNDS2], finished)
-        # Every deal of a finished match: counted rounds, stalled and replayed ones.
-        played = int(a[R.M_ROUNDS]) + int(a[R.M_STALLED]) + int(a[R.M_REPLAYED])
-        replayed_rate, replayed_rate_ci = rate_ci(a[R.M_REPLAYED], played)
-        stalled_rate, stalled_rate_ci = rate_ci(a[R.M_STALLED], played)
-        abandoned_rate, abandoned_rate_ci = rate_ci(a[R.M_ABANDONED], n)
-        return {
-            "mean_rounds": rounds,
-            "mean_rounds_ci": rounds_ci,
-            "rounds_played": played,
-            "replayed": int(a[R.M_REPLAYED]),
-            "replayed_rate": replayed_rate,
-            "replayed_rate_ci": replayed_rate_ci,
-            "stalled": int(a[R.M_STALLED]),
-            "stalled_rate": stalled_rate,
-            "stalled_rate_ci": stalled_rate_ci,
-            "abandoned": int(a[R.M_ABANDONED]),
-            "abandoned_rate": abandoned_rate,
-            "abandoned_rate_ci": abandoned_rate_ci,
-            "seats": seats,
-        }
-
-    def fields(self, unit: str) -> dict[str, Field]:
-        return ROUND_FIELDS if unit == "round" else MATCH_FIELDS
-
-    def record_columns(self, unit: str, n_seats: int) -> tuple[str, ...]:
-        return R.record_columns(unit, n_seats)
-
-    def metrics(self, unit: str) -> tuple[Metric, ...]:
-        if unit == "round":
-            return (
-                Metric("eliminated", "was the last to touch the nose and left", True),
-                Metric("signal", "held four of a kind when the round ended", False),
-            )
-        return (
-            Metric("win", "one of the two joint winners", False),
-            Metric("place", "place in the match (1 = joint winner, n = first out)", True, 1.0, "mean"),
-        )
-
-    def outcomes(self, rec: np.ndarray, unit: str, n_seats: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        seat = np.arange(n_seats)
-        if unit == "round":
-            valid = (rec[:, 1] == 0) & (rec[:, 2] == 0)  # RULES.md §6: stalled and replayed rounds
-            out = (rec[:, 3:4] == seat[None, :]).astype(np.int64)
-            sig = ((rec[:, 4:5] >> seat[None, :]) & 1).astype(np.int64)
-            return {"eliminated": out, "signal": sig}, valid
-        valid = rec[:, 0] == 0  # RULES.md §6: abandoned matches
-        place = rec[:, 5 : 5 + n_seats].astype(np.int64)
-        return {"win": (place == 1).astype(np.int64), "place": place}, valid
-
-    def histograms(self, agg: np.ndarray, table: Table, unit: str) -> dict[str, np.ndarray]:
-        if unit == "round":
-            return {"passes": agg[R.R_HIST : R.R_HIST + R.PASS_BINS]}
-        return {"match_deals": agg[R.M_DEALS : R.M_DEALS + R.DEAL_BINS]}
-
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
         from simulator import illegal
 
-        _, _, seat, _, card, step, _ = (int(x) for x in err[:7])
+        e = L.ERR.read(err)
+        seat, card, step = e["seat"], e["card"], e["step"]
         card_name = name(card) if 0 <= card < 52 else None
         when = f"pass step {step + 1} (STEPS={step})"
         doing = "choosing a card to lay down"

@@ -238,7 +238,7 @@ def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err)
 
 @njit(cache=True)
 def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
-    """One row of ``rec`` per game (layouts REC_ROUND / REC_MATCH in rules.py)."""
+    """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
     n, stall_cap = rules_i[0], rules_i[1]
     margin = rules_f[0]
     medians = rules_f[1 : 1 + n]

@@ -12,19 +12,24 @@ belong to the strategy (set to -1 at each deal, then left alone).
 
 from __future__ import annotations
 
-SEAT = 0  # own original seat
-N_PLAYERS = 1  # players still in the game (= rank groups in play)
-STEPS = 2  # pass steps completed in this round
-HAND = 3  # HAND + i, i < 4: the hand in ascending card code
-GROUP_COUNT = 7  # GROUP_COUNT + g, g < 8: cards of group g in hand
-INCOMING = 15  # the card received at the last step, -1 before the first
-RECEIVED_GROUP = 16  # RECEIVED_GROUP + g: cards of group g received from the right this round
-PASSED_GROUP = 24  # PASSED_GROUP + g: cards of group g this player passed this round
-MEMORY = 32  # MEMORY + j, j < 4
-OBS_SIZE = 36
+from simulator.games.gris_nese.layout import OBS
 
-HAND_SIZE = 4
-N_MEMORY = 4
-MAX_GROUPS = 8
+# Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
+# (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
+SEAT = OBS.offset("seat")
+N_PLAYERS = OBS.offset("n_players")
+STEPS = OBS.offset("steps")
+HAND = OBS.offset("hand")
+GROUP_COUNT = OBS.offset("group_count")
+INCOMING = OBS.offset("incoming")
+RECEIVED_GROUP = OBS.offset("received_group")
+PASSED_GROUP = OBS.offset("passed_group")
+MEMORY = OBS.offset("memory")
+OBS_SIZE = OBS.size()
+
+HAND_SIZE = OBS.piece("hand").copies()
+N_MEMORY = OBS.piece("memory").copies()
+MAX_GROUPS = OBS.piece("group_count").copies()
+
 # Ranks (0 = A … 12 = K) of the groups in joining order: A K Q J 10 9 8 7.
 GROUP_RANKS = (0, 12, 11, 10, 9, 8, 7, 6)

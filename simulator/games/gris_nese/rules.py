@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.games.gris_nese.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     GROUP_RANKS,
@@ -59,49 +60,36 @@ def _card_group() -> np.ndarray:
 CARDS = _cards()
 CARD_GROUP = _card_group()
 
-# Error record (one row per chunk): flag, game, seat, deal, card, step, strategy id, 0.
-ERR_SIZE = 8
+# The kernel's rows (error row, round and match aggregates), declared in layout.py; the
+# aggregates keep a slot per seat for up to MAX_SEATS seats.
+ERR_SIZE = ERR.size()
 LOG_FIELDS = 3  # step, original seat, card laid to the left
 
-# Round-play aggregates, one row per chunk (all int64 sums).
-R_COUNTED = 0  # rounds that ended with a loser
-R_STALLED = 1
-R_REPLAYED = 2
-R_PASSES = 3  # sum of pass steps over counted rounds
-R_PASSES2 = 4  # sum of squares
-R_DEALT = 5  # counted rounds with four of a kind dealt
-R_ALL = 6  # counted rounds in which everybody signalled at once
-R_SIGNAL = 7  # + seat: rounds in which the seat signalled
-R_OUT = R_SIGNAL + MAX_SEATS  # + seat: rounds the seat lost (it leaves)
-R_HIST = R_OUT + MAX_SEATS  # + passes: pass steps histogram, last bin = that many or more
-PASS_BINS = 512
-R_SIZE = R_HIST + PASS_BINS
+R_COUNTED = ROUND_AGG.offset("counted")
+R_STALLED = ROUND_AGG.offset("stalled")
+R_REPLAYED = ROUND_AGG.offset("replayed")
+R_PASSES = ROUND_AGG.offset("passes")
+R_PASSES2 = ROUND_AGG.offset("passes2")
+R_DEALT = ROUND_AGG.offset("dealt")
+R_ALL = ROUND_AGG.offset("all")
+R_SIGNAL = ROUND_AGG.offset("signal")  # + seat
+R_OUT = ROUND_AGG.offset("out")  # + seat
+R_HIST = ROUND_AGG.offset("pass_hist")  # + passes, the last bin that many or more
+PASS_BINS = ROUND_AGG.piece("pass_hist").bins
+R_SIZE = ROUND_AGG.size()
 
-# Match-play aggregates.
-M_FINISHED = 0  # matches that ended with two joint winners
-M_ABANDONED = 1
-M_STALLED = 2  # stalled rounds in finished matches
-M_REPLAYED = 3  # replayed rounds in finished matches
-M_ROUNDS = 4  # sum of counted rounds per finished match
-M_ROUNDS2 = 5
-M_WINS = 6  # + seat
-M_PLACE = M_WINS + MAX_SEATS  # + seat: sum of places
-M_PLACE2 = M_PLACE + MAX_SEATS  # + seat: sum of squared places
-M_DEALS = M_PLACE2 + MAX_SEATS  # + deals: deals per finished match (stalled and replayed included)
-DEAL_BINS = 128
-M_SIZE = M_DEALS + DEAL_BINS
-
-# Per-game records (records_block_nb).  Rounds: ``signallers`` is a bit mask over original
-# seats, ``loser`` an original seat (-1 if stalled or replayed).  Matches: then one place
-# per original seat (1 for the two joint winners; 0 in an abandoned match).
-REC_ROUND = ("passes", "stalled", "replayed", "loser", "signallers")
-REC_MATCH = ("abandoned", "rounds", "stalled", "replayed", "deals")
-
-
-def record_columns(unit: str, n_seats: int) -> tuple[str, ...]:
-    if unit == "round":
-        return REC_ROUND
-    return REC_MATCH + tuple(f"place_{s}" for s in range(n_seats))
+M_FINISHED = MATCH_AGG.offset("finished")
+M_ABANDONED = MATCH_AGG.offset("abandoned")
+M_STALLED = MATCH_AGG.offset("stalled")
+M_REPLAYED = MATCH_AGG.offset("replayed")
+M_ROUNDS = MATCH_AGG.offset("rounds")
+M_ROUNDS2 = MATCH_AGG.offset("rounds2")
+M_WINS = MATCH_AGG.offset("wins")  # + seat
+M_PLACE = MATCH_AGG.offset("place")  # + seat
+M_PLACE2 = MATCH_AGG.offset("place2")  # + seat
+M_DEALS = MATCH_AGG.offset("deals_hist")  # + deals, the last bin that many or more
+DEAL_BINS = MATCH_AGG.piece("deals_hist").bins
+M_SIZE = MATCH_AGG.size()
 
 
 @njit(cache=True, inline="always")

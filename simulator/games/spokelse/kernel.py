@@ -265,7 +265,7 @@ def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err)
 
 @njit(cache=True)
 def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
-    """One row of ``rec`` per game (layouts REC_ROUND / REC_MATCH in rules.py)."""
+    """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
     values = rules_i[:13]
     target_half = rules_i[13]
     ws = workspace_nb()

@@ -32,6 +32,7 @@ unknown.  Points are in half points (the jack is 1 or 22) so sums are exact.
 from __future__ import annotations
 
 from simulator.games.actions import ActionEnum
+from simulator.games.spokelse.layout import OBS
 
 
 class Source(ActionEnum):
@@ -59,28 +60,29 @@ class Place(ActionEnum):
 SOURCE = 0
 PLACE = 1
 
-# Field offsets in ``obs``.
-PHASE = 0  # SOURCE or PLACE
-HAND = 1  # the card in hand (PLACE), else -1
-FROM_DISCARD = 2  # 1 when the card in hand came from the discard pile, else 0
-DISCARD_TOP = 3  # the discard pile's top card, -1 when the pile is empty
-STOCK_LEFT = 4  # cards in the stock now (a stock card in hand is already drawn)
-TURN = 5  # turns finished in this round
-SEAT = 6  # 0 or 1
-MY_TOTAL = 7  # match play: own total in half points before this round (0 in round play)
-OPP_TOTAL = 8  # match play: opponent's total in half points before this round
-TARGET = 9  # match play: the target in half points (0 in round play)
-HAND_VALUE = 10  # points of the card in hand, -1 if none
-DISCARD_VALUE = 11  # points of the discard top, -1 if the pile is empty
-HIGH = 12  # the highest value among own known slots, -1 if no slot is known
-HIGH_SLOT = 13  # the lowest-numbered slot holding HIGH, -1 if none
-UNKNOWN_SLOT = 14  # the lowest-numbered unknown own slot, -1 if all are known
-SLOT = 15  # SLOT + i: own slot i's card if known, else -1
-SLOT_VALUE = 19  # SLOT_VALUE + i: its points, -1 if unknown
-OPP_SLOT = 23  # OPP_SLOT + i: opponent's slot i if public (taken from the discard pile), else -1
-VALUE = 27  # VALUE + r: points of rank r in half points
-UNSEEN = 40  # UNSEEN + r: cards of rank r whose place this player does not know
-OBS_SIZE = 53
+# Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
+# (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
+PHASE = OBS.offset("phase")
+HAND = OBS.offset("hand")
+FROM_DISCARD = OBS.offset("from_discard")
+DISCARD_TOP = OBS.offset("discard_top")
+STOCK_LEFT = OBS.offset("stock_left")
+TURN = OBS.offset("turn")
+SEAT = OBS.offset("seat")
+MY_TOTAL = OBS.offset("my_total")
+OPP_TOTAL = OBS.offset("opp_total")
+TARGET = OBS.offset("target")
+HAND_VALUE = OBS.offset("hand_value")
+DISCARD_VALUE = OBS.offset("discard_value")
+HIGH = OBS.offset("high")
+HIGH_SLOT = OBS.offset("high_slot")
+UNKNOWN_SLOT = OBS.offset("unknown_slot")
+SLOT = OBS.offset("slot")
+SLOT_VALUE = OBS.offset("slot_value")
+OPP_SLOT = OBS.offset("opp_slot")
+VALUE = OBS.offset("value")
+UNSEEN = OBS.offset("unseen")
+OBS_SIZE = OBS.size()
 
 # Parameters reach a strategy as a float64 array of this length.
 MAX_PARAMS = 8

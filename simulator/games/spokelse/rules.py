@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.games.spokelse.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -30,38 +31,32 @@ from simulator.rng import DEALER, below_nb, shuffle_nb, stream_key_nb
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
 FIRST_STOCK = 11  # deck[0..9] dealt, deck[10] the first discard, deck[11..51] the stock
 
-# Error record (one row per chunk): flag, game, seat, phase, action, turn, strategy id.
-ERR_SIZE = 7
+# The kernel's rows (error row, round and match aggregates), declared in layout.py.
+ERR_SIZE = ERR.size()
 
-# Round-play aggregates, one row per chunk (all int64; sums of half points).
-R_SUM = 0  # + seat: sum of scores
-R_SUM2 = 2  # + seat: sum of squared scores
-R_WINS = 4  # + seat: rounds won
-R_TIES = 6
-R_CAPPED = 7
-R_TURNS = 8  # sum of turns
-R_CROSS = 9  # sum of score0 * score1 (for the paired difference)
-R_HIST = 10  # + seat * HIST_BINS + score: score histogram
-HIST_BINS = 131  # 0..130 half points (five kings)
-R_SIZE = R_HIST + 2 * HIST_BINS
+R_SUM = ROUND_AGG.offset("score_sum")  # + seat
+R_SUM2 = ROUND_AGG.offset("score_sum2")  # + seat
+R_WINS = ROUND_AGG.offset("wins")  # + seat
+R_TIES = ROUND_AGG.offset("ties")
+R_CAPPED = ROUND_AGG.offset("capped")
+R_TURNS = ROUND_AGG.offset("turns")
+R_CROSS = ROUND_AGG.offset("score_cross")
+R_HIST = ROUND_AGG.offset("score_hist")  # + seat * HIST_BINS + score
+HIST_BINS = ROUND_AGG.piece("score_hist").bins
+R_SIZE = ROUND_AGG.size()
 
-# Match-play aggregates.
-M_LOSSES = 0  # + seat
-M_DRAWS = 2
-M_ROUNDS = 3  # sum of rounds per match
-M_ROUNDS2 = 4
-M_CAPPED = 5  # capped rounds
-M_TOTAL = 6  # + seat: sum of final totals
-M_TOTAL2 = 8  # + seat
-M_FIRST_DEALT = 10  # + seat: matches in which the seat dealt first
-M_FIRST_DEALER_LOST = 12  # matches lost by the first dealer
-M_RHIST = 13  # match length histogram, last bin = that many rounds or more
-RHIST_BINS = 128
-M_SIZE = M_RHIST + RHIST_BINS
-
-# Per-game records (records_block_nb): rounds and matches.
-REC_ROUND = ("score_half_0", "score_half_1", "turns", "capped")
-REC_MATCH = ("total_half_0", "total_half_1", "rounds", "capped_rounds", "first_dealer", "loser")
+M_LOSSES = MATCH_AGG.offset("losses")  # + seat
+M_DRAWS = MATCH_AGG.offset("draws")
+M_ROUNDS = MATCH_AGG.offset("rounds")
+M_ROUNDS2 = MATCH_AGG.offset("rounds2")
+M_CAPPED = MATCH_AGG.offset("capped")
+M_TOTAL = MATCH_AGG.offset("total_sum")  # + seat
+M_TOTAL2 = MATCH_AGG.offset("total_sum2")  # + seat
+M_FIRST_DEALT = MATCH_AGG.offset("first_dealt")  # + seat
+M_FIRST_DEALER_LOST = MATCH_AGG.offset("first_dealer_lost")
+M_RHIST = MATCH_AGG.offset("rounds_hist")  # + rounds, the last bin that many or more
+RHIST_BINS = MATCH_AGG.piece("rounds_hist").bins
+M_SIZE = MATCH_AGG.size()
 
 LOG_FIELDS = 6  # turn, seat, source, taken, place, discarded
 
