@@ -107,6 +107,10 @@ class Game(ABC):
     rules_type: type
     variants: Mapping[str, Variant]
     uses_reaction: bool = False
+    default_opponent: str | None = None
+    """The strategy spec ``compare`` and ``sweep`` seat against the strategies they compare
+    when no ``--field``/``--vs`` is given (e.g. ``"greedy"``); None: a comparison plays the
+    candidates against one another, a sweep against its family at its defaults."""
 
     # --- rules and table -----------------------------------------------------
 
