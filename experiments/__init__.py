@@ -58,6 +58,7 @@ import pandas as pd
 from simulator.checkpoint import atomic_write
 from simulator.compiling import say
 from simulator.games.base import InputError
+from simulator.setup import execution_of, resolve_seed
 
 SIZES = ("tiny", "quick", "full")
 STATE_FILE = "experiment.json"
@@ -220,11 +221,17 @@ def run(
 
     ``seed`` overrides the config's seed; ``progress`` is a :class:`Progress` (or a
     function given one line per step); ``resume`` continues the run in ``out_dir`` (a
-    folder holding a run is refused without it); ``backend`` (e.g. ``threads=2``) is
+    folder holding a run is refused without it); ``backend`` (e.g. ``threads=2``; the
+    options of :func:`simulator.setup.execution_of`) is checked before anything runs and
     passed to every simulation the experiment makes (it does not change the numbers)."""
     mod = get(name)
     if size not in SIZES:
         raise InputError(f"unknown size {size!r} (sizes: {', '.join(SIZES)})")
+    # Checked once, before anything is played or replaced; every step builds its own setup
+    # and execution through the same constructors (simulator/setup.py).
+    execution_of(backend)
+    if seed is not None:
+        resolve_seed(seed)
     out = Path(out_dir) if out_dir is not None else default_out(mod.NAME)
     if out_dir is None and not resume and _holds_complete_run(out):
         # The default folder is where a repeated tour command writes: a finished run there is
@@ -601,7 +608,7 @@ def start(
     out = Path(out_dir) if out_dir is not None else default_out(mod.NAME)
     if seed is None and resume:
         seed = stored_seed(out)
-    seed = int(cfg["seed"] if seed is None else seed)
+    seed = resolve_seed(cfg["seed"] if seed is None else seed)
     cfg["seed"] = seed
     return Bundle(mod, size, out, seed, cfg, resume=resume, progress=progress)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -10,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
 from simulator.backends import (
@@ -21,133 +19,34 @@ from simulator.backends import (
     Played,
     PlayRecipe,
     Work,
-    check_backend_options,
-    check_connect_timeout,
     play_block,
-    resolve_backend,
     run_blocks,
     sigint_sets,
 )
 from simulator.checkpoint import RunFolder, RunInterrupted, run_settings, stored_seed
 from simulator.compiling import announced, trace_message
-from simulator.games import Game, InputError, Table, get_game
-from simulator.records import MAX_RECORDS_IN_MEMORY, RECORDS_DIR, RecordWriter, records_frame
-from simulator.results import SCHEMA_VERSION, Result, plain, provenance
+from simulator.games import Game, InputError, Table
+from simulator.records import RECORDS_DIR, RecordWriter, records_frame
+from simulator.results import SCHEMA_VERSION, Result, provenance
 from simulator.runner import BlockRunner
-from strategies.checks import StrategyCompileError, check_compiles
-from strategies.registry import Player, SpecError, load_plugin, parse_spec
-
-MAX_SEED = (1 << 63) - 1
-# The most games (rounds or matches) one run may play: about three years of one fast core;
-# far below the game indices the random-stream contract allows (docs/random-streams.md).
-MAX_GAMES = 10**12
-# A game's index in a run is a signed 64-bit integer in the kernels: 0 <= index < 2**63.
-MAX_GAME_INDEX = (1 << 63) - 1
-
-
-def check_block_size(block_size: int | None) -> None:
-    """``block_size`` is None (sized automatically) or a whole number from 1 to ``MAX_BLOCK``
-    (2**22 games; runs with records play at most ``MAX_RECORDS_BLOCK`` games at a time)."""
-    if block_size is None:
-        return
-    if isinstance(block_size, bool) or not isinstance(block_size, int | np.integer):
-        raise InputError(f"the block size must be a whole number, not {block_size!r}")
-    if not 1 <= block_size <= MAX_BLOCK:
-        raise InputError(
-            f"--block-size {block_size}: give 1 to {MAX_BLOCK:,} (2**22) games per block "
-            "(the figures do not depend on it)"
-        )
-
-
-def resolve_game(game: str | Game) -> Game:
-    return game if isinstance(game, Game) else get_game(game)
-
-
-def resolve_players(game: Game, strategies: Sequence[str | Player], n_seats: int) -> list[Player]:
-    """One strategy fills every seat; otherwise one per seat, in seat order."""
-    if isinstance(strategies, str | Player):
-        strategies = [strategies]
-    if not strategies:
-        raise InputError("give at least one strategy (-s NAME)")
-    players = [parse_spec(s, game.name) if isinstance(s, str) else s for s in strategies]
-    for p in players:
-        if p.family.game != game.name:
-            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {game.name}")
-        check_compiles(p.family)
-    if len(players) == 1:
-        return players * n_seats
-    if len(players) != n_seats:
-        raise InputError(
-            f"{len(players)} strategies for {n_seats} seats: give one for every seat, or one for all"
-        )
-    return players
-
-
-def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
-    """The unit (``"round"`` or ``"match"``) and the number of games of a run.
-
-    Exactly one of ``rounds`` and ``matches`` is given, a whole number from 1 to
-    ``MAX_GAMES`` (10**12); anything else raises :class:`InputError` (one line).
-    """
-    if (rounds is None) == (matches is None):
-        raise InputError("give exactly one of --rounds N or --matches N")
-    unit, n = ("round", rounds) if rounds is not None else ("match", matches)
-    units = "rounds" if unit == "round" else "matches"
-    if isinstance(n, np.integer):
-        n = int(n)
-    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
-        raise InputError(f"the number of {units} must be a positive whole number, not {n!r}")
-    if n > MAX_GAMES:
-        raise InputError(
-            f"--{units} {n}: at most {MAX_GAMES:,} (10**12) {units} in one run "
-            "(split a longer study into runs with different seeds)"
-        )
-    return unit, n
-
-
-SeedLike = int | np.integer | np.random.SeedSequence
-
-
-def resolve_seed(seed: SeedLike | None) -> int:
-    """The run's seed as an ``int`` from 0 to 2**63 - 1 (the one recorded in the summary).
-
-    ``None`` draws a fresh one; an ``int`` or numpy integer is taken as it is; a
-    ``numpy.random.SeedSequence`` becomes the top 63 bits of its first 64-bit word,
-    ``int(seq.generate_state(1, np.uint64)[0]) >> 1`` (so the children of
-    ``seq.spawn(k)`` give k different seeds, and the same sequence the same seed).
-    Anything else is an :class:`InputError`.
-    """
-    if seed is None:
-        return secrets.randbits(63)
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, np.uint64)[0]) >> 1
-    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
-        shown = repr(seed).splitlines()[0] if repr(seed) else ""
-        shown = shown if len(shown) <= 40 else shown[:39] + "…"
-        raise InputError(
-            f"the seed must be a whole number from 0 to {MAX_SEED} or a numpy SeedSequence, "
-            f"not {type(seed).__name__} {shown}"
-        )
-    if not 0 <= int(seed) <= MAX_SEED:
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}")
-    return int(seed)
-
-
-def seed_provenance(seed: Any) -> dict[str, Any]:
-    """Where a seed came from, when it was not a plain number: a SeedSequence's entropy and
-    spawn key (the recorded integer seed is :func:`resolve_seed` of it)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return plain({"seed_sequence": {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}})
-    return {}
-
-
-def make_table(
-    game: Game,
-    rules: Mapping[str, Any] | Any = None,
-    players: int | None = None,
-    reaction: Sequence[Any] | None = None,
-) -> Table:
-    return game.table(rules, players, reaction)
+from simulator.setup import (  # the checks live there; these names stay importable from here
+    MAX_GAME_INDEX,
+    MAX_GAMES,
+    MAX_SEED,
+    Execution,
+    SeedLike,
+    Setup,
+    check_block_size,
+    load_plugins,
+    make_table,
+    resolve_game,
+    resolve_players,
+    resolve_seed,
+    resolve_unit,
+    seed_provenance,
+)
+from strategies.checks import StrategyCompileError
+from strategies.registry import Player, SpecError
 
 
 def simulate(
@@ -211,83 +110,63 @@ def simulate(
     ``seed`` is an ``int`` from 0 to 2**63 - 1, a numpy integer or a
     ``numpy.random.SeedSequence`` (mapped to an integer seed as
     :func:`resolve_seed` says; the integer is what the summary records, the
-    sequence's entropy and spawn key go to the provenance).
+    sequence's entropy and spawn key go to the provenance).  Every input is checked
+    by :mod:`simulator.setup`, as for ``compare`` and ``sweep``; :func:`run` plays it.
     """
-    for path in plugins:
-        load_plugin(path)
-    g = resolve_game(game)
-    unit, n = resolve_unit(rounds, matches)
-    chosen = _checked_backend(backend, scheduler, workers, threads, connect_timeout)
-    _check_out_options(out, resume, records, n)
+    execution = Execution.build(
+        threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
+        connect_timeout=connect_timeout, out=out, resume=resume, records=records, progress=progress,
+    )  # fmt: skip
     if resume and seed is None:
         seed = stored_seed(out)  # type: ignore[arg-type]
-    seed_extra = seed_provenance(seed)
-    seed = resolve_seed(seed)
-    table = make_table(g, rules, players, reaction)
-    seat_players = resolve_players(g, strategies, table.n_seats)
-    check_block_size(block_size)
-    _set_threads(threads)
-    run = _Run(table, seat_players, unit, n, seed, seed_extra, chosen, records, progress, block_size)
-    if out is not None:  # refuse a folder before spending time on compiling
-        RunFolder.check(out, run.settings, n, width=run.width, records=records, resume=resume)
-    work, compile_s = _work(run, plugins)
-    backend_options = {"backend": chosen, "scheduler": scheduler, "workers": workers}
-    backend_options["connect_timeout"] = connect_timeout
+    setup = Setup.build(
+        game, strategies, rounds=rounds, matches=matches, seed=seed, rules=rules, players=players,
+        reaction=reaction, plugins=plugins,
+    )  # fmt: skip
+    return run(setup, execution, stop=stop)
+
+
+def run(setup: Setup, execution: Execution, *, stop: threading.Event | None = None) -> Result:
+    """Play a checked :class:`~simulator.setup.Setup` as its
+    :class:`~simulator.setup.Execution` says; what :func:`simulate` does once its input
+    is checked.
+
+    Parameters
+    ----------
+    setup
+        What is played (:meth:`Setup.build <simulator.setup.Setup.build>`; its players
+        fill the seats).
+    execution
+        How it is played (:meth:`Execution.build <simulator.setup.Execution.build>`).
+    stop
+        Set it to end the run after the blocks in flight (:class:`RunInterrupted`).
+
+    Returns
+    -------
+    Result
+    """
+    execution.check_records(setup.n)
+    execution.apply_threads()
+    plan = _Run(setup, execution)
+    if execution.out is not None:  # refuse a folder before spending time on compiling
+        RunFolder.check(
+            execution.out, plan.settings, setup.n, width=plan.width, records=execution.records,
+            resume=execution.resume,
+        )  # fmt: skip
+    work, compile_s = _work(plan)
     stop = stop if stop is not None else threading.Event()
-    if out is None:
-        return _run_in_memory(run, work, compile_s, stop, backend_options)
-    return _run_in_folder(run, work, compile_s, stop, backend_options, Path(out), resume)
-
-
-def _checked_backend(
-    backend: str,
-    scheduler: str | None,
-    workers: int | None,
-    threads: int | None,
-    connect_timeout: float | None,
-) -> Backend:
-    """The backend asked for, with its options checked (InputError otherwise)."""
-    chosen = resolve_backend(backend)
-    check_backend_options(chosen, scheduler, workers, threads)
-    if connect_timeout is not None:
-        check_connect_timeout(connect_timeout)
-        if chosen is Backend.local:
-            raise InputError("--connect-timeout is for --backend dask (the wait for a scheduler)")
-    return chosen
-
-
-def _check_out_options(out: str | Path | None, resume: bool, records: bool, n: int) -> None:
-    """``resume`` needs ``out``; records kept in memory (no ``out``) are bounded."""
-    if out is None and resume:
-        raise InputError("--resume needs --out DIR (the run's folder)")
-    if out is None and records and n > MAX_RECORDS_IN_MEMORY:
-        raise InputError(
-            f"records=True keeps at most {MAX_RECORDS_IN_MEMORY:,} games in memory, not {n:,}: "
-            "give out=DIR to stream them to DIR/records/"
-        )
-
-
-def _set_threads(threads: int | None) -> None:
-    if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise InputError(f"threads must be 1 to {numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(threads)
+    if execution.out is None:
+        return _run_in_memory(plan, work, compile_s, stop)
+    return _run_in_folder(plan, work, compile_s, stop)
 
 
 @dataclass
 class _Run:
-    """What one call of :func:`simulate` plays, once its input is checked."""
+    """What one call of :func:`run` plays: the setup and the execution, and what follows
+    from them (the width of a row of aggregates, the settings a run folder keeps)."""
 
-    table: Table
-    players: list[Player]
-    unit: str
-    n: int
-    seed: int
-    seed_extra: dict[str, Any]
-    backend: Backend
-    records: bool
-    progress: Callable[[int], None] | None
-    block_size: int | None
+    setup: Setup
+    execution: Execution
 
     width: int = field(init=False)  # of a row of aggregates
     settings: dict[str, Any] = field(init=False)  # the run's settings, as run.json keeps them
@@ -298,22 +177,57 @@ class _Run:
 
     @property
     def game(self) -> Game:
-        return self.table.game
+        return self.setup.game
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    @property
+    def players(self) -> list[Player]:
+        return list(self.setup.players)
+
+    @property
+    def unit(self) -> str:
+        return self.setup.unit
+
+    @property
+    def n(self) -> int:
+        return self.setup.n
+
+    @property
+    def seed(self) -> int:
+        return self.setup.seed
+
+    @property
+    def seed_extra(self) -> dict[str, Any]:
+        return self.setup.seed_extra
+
+    @property
+    def backend(self) -> Backend:
+        return self.execution.backend
+
+    @property
+    def records(self) -> bool:
+        return self.execution.records
+
+    @property
+    def block_size(self) -> int | None:
+        return self.execution.block_size
 
     @property
     def max_block(self) -> int:
         return MAX_RECORDS_BLOCK if self.records else MAX_BLOCK
 
     def tick(self, count: int) -> None:
-        if self.progress is not None:
-            self.progress(count)
+        self.execution.tick(count)
 
 
-def _work(run: _Run, plugins: Sequence[str]) -> tuple[Work, float]:
+def _work(run: _Run) -> tuple[Work, float]:
     """How blocks are played (compiled here for the local backend) and the seconds compiling took."""
     recipe = None
     if run.backend is Backend.dask:
-        recipe = PlayRecipe.of(run.table, run.players, run.unit, run.seed, run.records, plugins)
+        recipe = PlayRecipe.of(run.table, run.players, run.unit, run.seed, run.records, run.setup.plugins)
     compile_s = 0.0
     runner: BlockRunner | None = None
     if run.backend is Backend.local:
@@ -328,9 +242,7 @@ def _work(run: _Run, plugins: Sequence[str]) -> tuple[Work, float]:
     return work, compile_s
 
 
-def _run_in_memory(
-    run: _Run, work: Work, compile_s: float, stop: threading.Event, backend_options: dict[str, Any]
-) -> Result:
+def _run_in_memory(run: _Run, work: Work, compile_s: float, stop: threading.Event) -> Result:
     """A run without ``out``: the aggregates (and records) are kept in memory."""
     total = np.zeros(run.width, dtype=np.int64)
     games = 0
@@ -346,7 +258,7 @@ def _run_in_memory(
 
     plan = BlockPlan([(0, run.n)], run.block_size, max_block=run.max_block)
     with sigint_sets(stop):  # Ctrl-C ends the run after the block in flight: the finished games count
-        ran = run_blocks(work, plan, add, stop=stop, **backend_options)
+        ran = run_blocks(work, plan, add, stop=stop, **run.execution.backend_options())
     args = (
         run.table,
         run.players,
@@ -368,17 +280,12 @@ def _run_in_memory(
     return result
 
 
-def _run_in_folder(
-    run: _Run,
-    work: Work,
-    compile_s: float,
-    stop: threading.Event,
-    backend_options: dict[str, Any],
-    out: Path,
-    resume: bool,
-) -> Result:
+def _run_in_folder(run: _Run, work: Work, compile_s: float, stop: threading.Event) -> Result:
     """A run with ``out``: finished blocks are persisted there as they complete."""
     n, records, table = run.n, run.records, run.table
+    out, resume = run.execution.out, run.execution.resume
+    assert out is not None
+    backend_options = run.execution.backend_options()
     with RunFolder.open(out, run.settings, n, width=run.width, records=records, resume=resume) as folder:
         writer = None
         if records:
@@ -523,8 +430,7 @@ def trace(
     from simulator.runner import StrategyError
     from simulator.tracing import cap_lines, check_max_lines, header
 
-    for path in plugins:
-        load_plugin(path)
+    load_plugins(plugins)
     g = resolve_game(game)
     if unit not in ("round", "match"):
         raise InputError("unit must be 'round' or 'match'")
@@ -554,4 +460,25 @@ def trace(
     return "\n".join([*lines, "", cap_lines(body, max_lines)])
 
 
-__all__ = ["InputError", "RunInterrupted", "SpecError", "StrategyCompileError", "simulate", "trace"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_GAME_INDEX",
+    "MAX_SEED",
+    "Execution",
+    "InputError",
+    "RunInterrupted",
+    "SeedLike",
+    "Setup",
+    "SpecError",
+    "StrategyCompileError",
+    "check_block_size",
+    "make_table",
+    "resolve_game",
+    "resolve_players",
+    "resolve_seed",
+    "resolve_unit",
+    "run",
+    "seed_provenance",
+    "simulate",
+    "trace",
+]

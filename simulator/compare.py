@@ -58,27 +58,17 @@ from functools import partial
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 import pandas as pd
 
 from simulator import formatting
-from simulator.api import (
-    SeedLike,
-    make_table,
-    resolve_game,
-    resolve_seed,
-    resolve_unit,
-    seed_provenance,
-)
 from simulator.backends import (
+    MAX_RECORDS_BLOCK,
     Backend,
     BlockPlan,
     PlayRecipe,
     SeatingsRecipe,
     Work,
-    check_backend_options,
-    resolve_backend,
     run_blocks,
 )
 from simulator.games.base import Game, InputError, Metric, Table
@@ -96,8 +86,9 @@ from simulator.results import (
     unit_words,
 )
 from simulator.runner import DEFAULT_BLOCK, BlockRunner
+from simulator.setup import Execution, SeedLike, Setup
 from simulator.stats import LEVEL, z_value
-from strategies.registry import Player, load_plugin, parse_spec
+from strategies.registry import Player, parse_spec
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -381,7 +372,7 @@ def compare(
     players: int | None = None,
     reaction: Sequence[Any] | None = None,
     threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK,
+    block_size: int | None = None,
     plugins: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
     on_plan: Callable[[int], None] | None = None,
@@ -391,6 +382,7 @@ def compare(
     scheduler: str | None = None,
     workers: int | None = None,
     field_strategy: str | Player | None = None,
+    connect_timeout: float | None = None,
 ) -> CompareResult:
     """Compare strategies on the same deals; see the module docstring for the design.
 
@@ -400,8 +392,10 @@ def compare(
     differences are against it; default the first strategy), ``seed`` (``--seed``; an
     int, numpy integer or ``numpy.random.SeedSequence``, as for
     :func:`simulator.simulate`), ``rules`` (``--rule NAME=VALUE``, as a mapping),
-    ``players``, ``reaction``, ``threads``, ``plugins`` (``--plugin``), ``backend``,
-    ``scheduler`` and ``workers``.  ``field_strategy`` is the old name of ``field``
+    ``players``, ``reaction``, ``threads``, ``block_size`` (default ``DEFAULT_BLOCK``),
+    ``plugins`` (``--plugin``), ``backend``, ``scheduler``, ``workers`` and
+    ``connect_timeout``, each checked as for :func:`simulator.simulate`
+    (:mod:`simulator.setup`).  ``field_strategy`` is the old name of ``field``
     (deprecated; it still works and warns).
 
     ``reactions`` (Gris games) gives each candidate its own reaction profile, part of
@@ -419,16 +413,54 @@ def compare(
     :func:`simulator.progress.progress_bar`).
     """
     field = _field_keyword(field, field_strategy)
-    for path in plugins:
-        load_plugin(path)
-    g = resolve_game(game)
-    unit, n = resolve_unit(rounds, matches)
-    chosen = resolve_backend(backend)
-    check_backend_options(chosen, scheduler, workers, threads)
-    seed_extra = seed_provenance(seed)
-    seed = resolve_seed(seed)
-    table = make_table(g, rules, players, reaction)
-    cands = _candidates(g, strategies)
+    execution = Execution.build(
+        threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
+        connect_timeout=connect_timeout, progress=progress,
+    )  # fmt: skip
+    setup = Setup.build(
+        game, strategies, rounds=rounds, matches=matches, seed=seed, rules=rules, players=players,
+        reaction=reaction, plugins=plugins, fill_seats=False,
+    )  # fmt: skip
+    return compare_setup(
+        setup,
+        execution,
+        field=field,
+        baseline=baseline,
+        reactions=reactions,
+        on_plan=on_plan,
+        on_block=on_block,
+    )
+
+
+def compare_setup(
+    setup: Setup,
+    execution: Execution,
+    *,
+    field: str | Player | None = None,
+    baseline: str | Player | None = None,
+    reactions: Sequence[Any] | None = None,
+    on_plan: Callable[[int], None] | None = None,
+    on_block: Callable[[int, Design, list[np.ndarray]], None] | None = None,
+) -> CompareResult:
+    """Compare the strategies of a checked setup (``setup.players``: the candidates) on the
+    same deals, played as ``execution`` says; what :func:`compare` does once its input is
+    checked (:mod:`simulator.setup`).
+
+    Parameters
+    ----------
+    setup
+        What is played: :meth:`Setup.build <simulator.setup.Setup.build>` with
+        ``fill_seats=False``.
+    execution
+        How it is played (``execution.block_size`` None: ``DEFAULT_BLOCK``).
+    field, baseline, reactions, on_plan, on_block
+        As for :func:`compare`.
+
+    Returns
+    -------
+    CompareResult
+    """
+    g, table, cands = setup.game, setup.table, list(setup.players)
     profiles = candidate_profiles(g, table, reactions, len(cands))
     specs = [label(p.spec, prof) for p, prof in zip(cands, profiles)]
     if len(set(specs)) != len(specs):
@@ -436,26 +468,50 @@ def compare(
     field_player = _field_player(g, table, field, len(cands))
     base_idx = _baseline_index(g, baseline, specs)
     design = make_design(table.n_seats, len(cands), field_player is not None)
-    if threads is not None:
-        numba.set_num_threads(threads)
-    k = len(cands)
-    tables = [seating_table(g, table, row, profiles) for row in design.seatings]
-    seat_players = [[field_player if c == FIELD else cands[c] for c in row] for row in design.seatings]
-    appearances = np.array([(design.seatings == c).sum() for c in range(k)], dtype=np.int64)
-    metrics = g.metrics(unit)
-    reduce = partial(block_sums, g, table, unit, design, k, metrics, appearances, on_block is not None)
+    execution.apply_threads()
+    seatings = _Seatings.of(setup, design, cands, field_player, profiles, on_block is not None)
     if on_plan is not None:
-        on_plan(n * len(design.seatings))
-    played = _play(
-        tables, seat_players, k, unit, seed, n, design, metrics, reduce, chosen, plugins, block_size,
-        progress, on_block, scheduler, workers,
-    )  # fmt: skip
+        on_plan(setup.n * len(design.seatings))
+    played = _play(setup, execution, seatings, on_block)
     summary = summarise(
-        g, table, unit, n, seed, cands, field_player, base_idx, design, metrics, played.sums, appearances, specs
+        g, table, setup.unit, setup.n, setup.seed, cands, field_player, base_idx, design, seatings.metrics,
+        played.sums, seatings.appearances, specs,
     )  # fmt: skip
-    _add_run_facts(summary, played, profiles, n * len(design.seatings), seed_extra)
-    scales = {m.name: m.scale for m in metrics}
-    return CompareResult(summary, frames_of(summary), played.sums, appearances, scales)
+    _add_run_facts(summary, played, profiles, setup.n * len(design.seatings), setup.seed_extra)
+    scales = {m.name: m.scale for m in seatings.metrics}
+    return CompareResult(summary, frames_of(summary), played.sums, seatings.appearances, scales)
+
+
+@dataclass(frozen=True)
+class _Seatings:
+    """What every block of a comparison plays: the table and players of each seating, the
+    candidates' appearances, the metrics and the pure function that reduces a block."""
+
+    design: Design
+    tables: list[Table]
+    players: list[list[Player | None]]
+    k: int
+    appearances: np.ndarray
+    metrics: tuple[Metric, ...]
+    reduce: Callable[[int, list[np.ndarray]], tuple]
+
+    @classmethod
+    def of(
+        cls,
+        setup: Setup,
+        design: Design,
+        cands: list[Player],
+        field_player: Player | None,
+        profiles: Sequence[tuple[float, float] | None],
+        keep_records: bool,
+    ) -> _Seatings:
+        g, table, k = setup.game, setup.table, len(cands)
+        tables = [seating_table(g, table, row, profiles) for row in design.seatings]
+        seat_players = [[field_player if c == FIELD else cands[c] for c in row] for row in design.seatings]
+        appearances = np.array([(design.seatings == c).sum() for c in range(k)], dtype=np.int64)
+        metrics = tuple(g.metrics(setup.unit))
+        reduce = partial(block_sums, g, table, setup.unit, design, k, metrics, appearances, keep_records)
+        return cls(design, tables, seat_players, k, appearances, metrics, reduce)
 
 
 def _add_run_facts(
@@ -490,23 +546,11 @@ def _field_keyword(field: str | Player | None, field_strategy: str | Player | No
     return field_strategy
 
 
-def _candidates(g: Game, strategies: Sequence[str | Player]) -> list[Player]:
-    """The compared strategies as players of ``g`` (at least one)."""
-    cands = [parse_spec(s, g.name) if isinstance(s, str) else s for s in strategies]
-    if not cands:
-        raise InputError("give at least one strategy to compare (-s NAME)")
-    for p in cands:
-        if p.family.game != g.name:
-            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {g.name}")
-    return cands
-
-
 def _field_player(g: Game, table: Table, fld: str | Player | None, k: int) -> Player | None:
-    """The player filling the other seats: the one given, the game's default (``greedy`` in
-    the Gris games, unless the candidates fill the table), or None (Spøkelse)."""
-    default_field = None if g.name == "spokelse" else "greedy"
-    if fld is None and default_field is not None and k != table.n_seats:
-        fld = default_field
+    """The player filling the other seats: the one given, else the game's
+    ``default_opponent`` (unless the candidates fill the table), else None."""
+    if fld is None and g.default_opponent is not None and k != table.n_seats:
+        fld = g.default_opponent
     if fld is None:
         return None
     player = parse_spec(fld, g.name) if isinstance(fld, str) else fld
@@ -539,43 +583,32 @@ class _Played:
 
 
 def _play(
-    tables: list[Table],
-    seat_players: list[list[Player | None]],
-    k: int,
-    unit: str,
-    seed: int,
-    n: int,
-    design: Design,
-    metrics: Sequence[Metric],
-    reduce: Callable[[int, list[np.ndarray]], tuple],
-    chosen: Backend,
-    plugins: Sequence[str],
-    block_size: int,
-    progress: Callable[[int], None] | None,
+    setup: Setup,
+    execution: Execution,
+    seatings: _Seatings,
     on_block: Callable[[int, Design, list[np.ndarray]], None] | None,
-    scheduler: str | None,
-    workers: int | None,
 ) -> _Played:
     """Play every seating of deals ``0..n-1`` block by block (locally or on Dask) and merge
     each block's paired sums."""
+    unit, seed, design, metrics = setup.unit, setup.seed, seatings.design, seatings.metrics
+    pairs = list(zip(seatings.tables, seatings.players))
     recipe = None
-    if chosen is Backend.dask:
-        recipe = SeatingsRecipe(
-            tuple(PlayRecipe.of(t, ps, unit, seed, True, plugins) for t, ps in zip(tables, seat_players)),
-            reduce,
-        )
+    if execution.backend is Backend.dask:
+        recipes = tuple(PlayRecipe.of(t, ps, unit, seed, True, setup.plugins) for t, ps in pairs)
+        recipe = SeatingsRecipe(recipes, seatings.reduce)
     runners: list[BlockRunner] = []
     compile_s = 0.0
     if recipe is None:
-        runners = [BlockRunner(t, ps, unit, seed) for t, ps in zip(tables, seat_players)]
+        runners = [BlockRunner(t, ps, unit, seed) for t, ps in pairs]
         t_compile = time.perf_counter()
         for r in runners:
             r.records(0, 1, n_chunks=1)
         compile_s = time.perf_counter() - t_compile
+    reduce = seatings.reduce
     work = Work(
         lambda: lambda first, count: reduce(first, [r.records(first, count) for r in runners]), recipe
     )
-    played = _Played({m.name: PairedSums(k) for m in metrics}, 0, 0.0, compile_s)
+    played = _Played({m.name: PairedSums(seatings.k) for m in metrics}, 0, 0.0, compile_s)
 
     def merge(first: int, count: int, payload: tuple) -> None:
         part, drop, recs = payload
@@ -584,12 +617,12 @@ def _play(
         for m in metrics:
             played.sums[m.name].merge(part[m.name])
         played.dropped += drop
-        if progress is not None:
-            progress(count * len(design.seatings))
+        execution.tick(count * len(design.seatings))
 
-    ran = run_blocks(
-        work, BlockPlan([(0, n)], block_size), merge, backend=chosen, scheduler=scheduler, workers=workers
-    )
+    # Every block's per-game records are held in memory: at most MAX_RECORDS_BLOCK games.
+    block_size = execution.block_size if execution.block_size is not None else DEFAULT_BLOCK
+    plan = BlockPlan([(0, setup.n)], block_size, max_block=MAX_RECORDS_BLOCK)
+    ran = run_blocks(work, plan, merge, **execution.backend_options())
     played.elapsed_s = ran.elapsed_s
     played.compile_s += ran.compile_s
     return played

@@ -37,20 +37,20 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simulator.api import resolve_game
-from simulator.compare import CompareResult, compare
+from simulator.compare import CompareResult, compare_setup
 from simulator.fields import games_word
 from simulator.games.base import Game, InputError
 from simulator.results import plain
+from simulator.setup import Execution, SeedLike, Setup, load_plugins, resolve_game
 from simulator.stats import LEVEL
-from strategies.registry import Family, Param, SpecError, families, format_value, games_with, load_plugin
+from strategies.registry import Family, Param, SpecError, families, format_value, games_with, parse_spec
 
 MAX_AXES = 2
 MAX_POINTS = 400
@@ -492,6 +492,12 @@ def metric_label(name: str, info: Mapping[str, Any], unit_word: str = "round") -
     return f"{metric_title(name, info)} ({metric_unit(name, info, unit_word)})"
 
 
+def default_vs(game: Game, sw: SweepSpec) -> str:
+    """The opponent a sweep plays when none is given: the game's ``default_opponent``, else
+    the swept family at its default parameters."""
+    return game.default_opponent or sw.family.player().spec
+
+
 def sweep(
     game: str | Game,
     spec: str,
@@ -501,7 +507,7 @@ def sweep(
     matches: int | None = None,
     baseline: str | None = None,
     metric: str | None = None,
-    seed: int | None = None,
+    seed: SeedLike | None = None,
     rules: Mapping[str, Any] | Any = None,
     players: int | None = None,
     reaction: Sequence[Any] | None = None,
@@ -514,68 +520,121 @@ def sweep(
 ) -> SweepResult:
     """Play every point of ``spec`` against ``vs`` on the same deals (see the module docstring).
 
-    ``progress(games)`` and ``on_plan(total)`` count games played, as for
-    :func:`simulator.compare.compare`.  ``backend`` passes further keyword arguments
-    to :func:`simulator.compare.compare`."""
-    for path in plugins:
-        load_plugin(path)
+    ``vs`` defaults to the game's ``default_opponent``, else the swept family at its
+    defaults.  ``progress(games)`` and ``on_plan(total)`` count games played, as for
+    :func:`simulator.compare.compare`; ``backend`` holds further options of how the
+    sweep is played (``backend``, ``scheduler``, ``workers``, ``connect_timeout``), checked
+    with the others as for :func:`simulator.simulate` (:mod:`simulator.setup`)."""
+    execution = Execution.build(threads=threads, block_size=block_size, progress=progress, **backend)
+    plan = plan_sweep(
+        game, spec, vs=vs, rounds=rounds, matches=matches, baseline=baseline, metric=metric, seed=seed,
+        rules=rules, players=players, reaction=reaction, plugins=plugins,
+    )  # fmt: skip
+    return play_sweep(plan, execution, on_plan=on_plan)
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """A checked sweep, before anything is played.
+
+    Attributes
+    ----------
+    text : str
+        The sweep spec as given.
+    sweep : SweepSpec
+        The family and its swept axes.
+    points : list of dict
+        Every requested point's parameter values; ``specs`` their strategy specs.
+    plays_as : list of str
+        For each requested point, the spec of the point played in its place.
+    vs, baseline, metric : str
+        The opponent or field, the point differences are against, the metric ranked by.
+    setup : Setup
+        What is played (:mod:`simulator.setup`): its players are the points played.
+    """
+
+    text: str
+    sweep: SweepSpec
+    points: list[dict[str, float]]
+    specs: list[str]
+    plays_as: list[str]
+    vs: str
+    baseline: str
+    metric: str
+    setup: Setup
+
+
+def plan_sweep(
+    game: str | Game,
+    spec: str,
+    *,
+    vs: str | None = None,
+    rounds: int | None = None,
+    matches: int | None = None,
+    baseline: str | None = None,
+    metric: str | None = None,
+    seed: SeedLike | None = None,
+    rules: Mapping[str, Any] | Any = None,
+    players: int | None = None,
+    reaction: Sequence[Any] | None = None,
+    plugins: Sequence[str] = (),
+) -> SweepPlan:
+    """Check every input of a sweep (as :func:`sweep` takes them) and say what it plays.
+
+    Raises
+    ------
+    InputError
+        For any bad input, in one line, before anything is played.
+    """
+    load_plugins(plugins)
     g = resolve_game(game)
     sw = parse_sweep(spec, g)
     points = sw.points()
     specs = [sw.spec(v) for v in points]
-    if vs is None:
-        vs = sw.family.player().spec if g.max_seats == 2 else "greedy"
-    from simulator.api import make_table
-    from strategies.registry import parse_spec
-
-    vs_spec = parse_spec(vs, g.name).spec
+    vs_spec = parse_spec(vs if vs is not None else default_vs(g, sw), g.name).spec
     if baseline is None:
         baseline = vs_spec if vs_spec in specs else specs[0]
     else:
         baseline = parse_spec(baseline, g.name).spec
         if baseline not in specs:
             raise InputError(f"the baseline {baseline!r} is not a point of the sweep {spec!r}")
-    # Points that play identically under these rules are played once (see the module docstring).
-    played_index = sw.plays_as(points, make_table(g, rules, players, reaction).rules)
-    plays_as = [specs[i] for i in played_index]
-    played = list(dict.fromkeys(plays_as))
-    baseline = plays_as[specs.index(baseline)]
-    k = len(played)
-    if block_size is None:
-        block_size = max(1024, min(1 << 16, (1 << 22) // max(k * k, 1)))
-    result = compare(
-        g,
-        played,
-        rounds=rounds,
-        matches=matches,
-        field=vs_spec,
-        baseline=baseline,
-        seed=seed,
-        rules=rules,
-        players=players,
-        reaction=reaction,
-        threads=threads,
-        block_size=block_size,
-        progress=progress,
-        on_plan=on_plan,
-        **backend,
-    )
-    s = result.summary
-    names = list(s["metrics"])
+    setup = Setup.build(
+        g, specs, rounds=rounds, matches=matches, seed=seed, rules=rules, players=players,
+        reaction=reaction, plugins=plugins, fill_seats=False,
+    )  # fmt: skip
+    names = [m.name for m in g.metrics(setup.unit)]
     m = metric or names[0]
-    if m not in s["metrics"]:
-        raise InputError(f"unknown metric {m!r} for {g.name} {s['unit']}s (metrics: {', '.join(names)})")
-    table = sweep_table(sw, points, specs, s, plays_as)
-    out = SweepResult(sw, g.name, s["unit"], m, vs_spec, baseline, table, result)
+    if m not in names:
+        raise InputError(f"unknown metric {m!r} for {g.name} {setup.unit}s (metrics: {', '.join(names)})")
+    # Points that play identically under these rules are played once (see the module docstring).
+    plays_as = [specs[i] for i in sw.plays_as(points, setup.rules)]
+    played = list(dict.fromkeys(plays_as))
+    setup = setup.with_players([setup.players[specs.index(p)] for p in played])
+    return SweepPlan(spec, sw, points, specs, plays_as, vs_spec, plays_as[specs.index(baseline)], m, setup)
+
+
+def play_sweep(
+    plan: SweepPlan, execution: Execution, *, on_plan: Callable[[int], None] | None = None
+) -> SweepResult:
+    """Play a checked sweep as ``execution`` says (its block size, when None, is chosen
+    from the number of points played)."""
+    if execution.block_size is None:
+        k = len(plan.setup.players)
+        execution = replace(execution, block_size=max(1024, min(1 << 16, (1 << 22) // max(k * k, 1))))
+    result = compare_setup(plan.setup, execution, field=plan.vs, baseline=plan.baseline, on_plan=on_plan)
+    s = result.summary
+    sw, specs, plays_as = plan.sweep, plan.specs, plan.plays_as
+    table = sweep_table(sw, plan.points, specs, s, plays_as)
+    out = SweepResult(sw, plan.setup.game.name, s["unit"], plan.metric, plan.vs, plan.baseline, table, result)
     top = out.top()
     out.summary = {
         "kind": "sweep",
-        "spec": spec,
+        "spec": plan.text,
         "axes": {a.name: list(a.values) for a in sw.axes},
-        "metric": m,
-        "vs": vs_spec,
+        "metric": plan.metric,
+        "vs": plan.vs,
         "points_requested": len(specs),
-        "points_played": len(played),
+        "points_played": len(plan.setup.players),
         "shared": [{"point": a, "plays_as": b} for a, b in zip(specs, plays_as) if a != b],
         "top": top,
         "best": top["player"] if top["best"] else None,
@@ -650,10 +709,59 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
     from simulator.results import provenance as make_provenance
 
     out = Path(out_dir)
-    m = result.metric
     info = result.metric_info()
     fig = result.plot()
     png = plots.save(fig, out / "figures", "sweep")["png"]
+    answer = _answer(result)
+    f = metric_field(result.game, result.unit, result.metric, info)
+    s = result.comparison.summary
+    question = (
+        f"Which {', '.join(a.name for a in result.axes)} gives the best {info['doc']} "
+        f"({f.direction() or 'no direction'}), against {result.vs}?"
+    )
+    rep = report.Report(
+        title=title or f"Sweep of {result.summary['spec']} in {result.game} against {result.vs}",
+        question="",  # the headline carries the question
+        headlines=[report.Headline(question, _sentence(result.top_note()))],
+        formats={"sweep": metric_formats(s)},
+        answer=answer,
+        sections=[
+            report.Section(
+                "Sweep",
+                [
+                    f"{s['n']:,} {'deal' if s['n'] == 1 else 'deals'} ({games_word(result.unit)}), seed {s['seed']}; {s['design']}."
+                ]
+                + ([f"{result.shared_note()}."] if result.shared_note() else []),
+                tables=["sweep"],
+                figures=["sweep"],
+            )
+        ],
+        tables={"sweep": result.table},
+        figures={"sweep": png},
+        provenance={
+            **make_provenance(
+                s["seed"],
+                s["rules"],
+                [result.spec.family.player(**p) for p in result.spec.points()[:1]],
+            ),
+            "sweep": result.summary["spec"],
+            "vs": result.vs,
+            "unit": result.unit,
+            "n": s["n"],
+        },
+    )
+    report.write(rep, out, "sweep")
+    return rep
+
+
+def _answer(result: SweepResult) -> list[str]:
+    """The answer of a sweep's report in sentences: the top point with its interval, its
+    difference to the runner-up and to the baseline, and the variance reduction."""
+    from simulator import report
+    from simulator.compare_report import metric_field
+
+    m = result.metric
+    info = result.metric_info()
     top = result.top()
     best = result.best()
     f = metric_field(result.game, result.unit, m, info)
@@ -722,41 +830,4 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
                 float(vr.median()), "a point's difference to the baseline (median over points)"
             )
         )
-    s = result.comparison.summary
-    question = (
-        f"Which {', '.join(a.name for a in result.axes)} gives the best {info['doc']} "
-        f"({f.direction() or 'no direction'}), against {result.vs}?"
-    )
-    rep = report.Report(
-        title=title or f"Sweep of {result.summary['spec']} in {result.game} against {result.vs}",
-        question="",  # the headline carries the question
-        headlines=[report.Headline(question, _sentence(result.top_note()))],
-        formats={"sweep": metric_formats(s)},
-        answer=answer,
-        sections=[
-            report.Section(
-                "Sweep",
-                [
-                    f"{s['n']:,} {'deal' if s['n'] == 1 else 'deals'} ({games_word(result.unit)}), seed {s['seed']}; {s['design']}."
-                ]
-                + ([f"{result.shared_note()}."] if result.shared_note() else []),
-                tables=["sweep"],
-                figures=["sweep"],
-            )
-        ],
-        tables={"sweep": result.table},
-        figures={"sweep": png},
-        provenance={
-            **make_provenance(
-                s["seed"],
-                s["rules"],
-                [result.spec.family.player(**p) for p in result.spec.points()[:1]],
-            ),
-            "sweep": result.summary["spec"],
-            "vs": result.vs,
-            "unit": result.unit,
-            "n": s["n"],
-        },
-    )
-    report.write(rep, out, "sweep")
-    return rep
+    return answer

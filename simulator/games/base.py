@@ -115,6 +115,10 @@ class Game(ABC):
     error_row: Layout  # the kernel's error row (read by describe_error)
     observation: Layout  # what a strategy sees
     uses_reaction: bool = False
+    default_opponent: str | None = None
+    """The strategy spec ``compare`` and ``sweep`` seat against the strategies they compare
+    when no ``--field``/``--vs`` is given (e.g. ``"greedy"``); None: a comparison plays the
+    candidates against one another, a sweep against its family at its defaults."""
 
     # --- rules and table -----------------------------------------------------
 

@@ -198,6 +198,7 @@ class Gris(Game):
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     default_seats = DEFAULT_SEATS
+    default_opponent = "greedy"
     kernel = kernel
     rules_type = Rules
     plays = {"round": ROUND, "match": MATCH}

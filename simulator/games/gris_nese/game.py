@@ -222,6 +222,7 @@ class GrisNese(Game):
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
     default_seats = DEFAULT_PLAYERS
+    default_opponent = "greedy"
     kernel = kernel
     rules_type = Rules
     plays = {"round": ROUND, "match": MATCH}

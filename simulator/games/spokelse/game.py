@@ -143,6 +143,7 @@ class Spokelse(Game):
         "Match play adds rounds until a total reaches the target; the higher total loses."
     )
     min_seats = max_seats = default_seats = 2
+    default_opponent = None
     kernel = kernel
     rules_type = Rules
     plays = {"round": ROUND, "match": MATCH}

@@ -1,0 +1,158 @@
+"""``kortsim compare`` and ``kortsim sweep``: thin commands over
+:func:`simulator.compare.compare_setup` and :func:`simulator.sweep.plan_sweep` /
+:func:`~simulator.sweep.play_sweep`.  Each builds its setup and execution through
+:mod:`simulator.setup`, as :func:`simulator.compare.compare` and
+:func:`simulator.sweep.sweep` do, so a bad input gets the same line from both; the
+``--out`` folder is claimed only once every input is checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simulator.backends import Backend
+from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint
+from simulator.cli.options import (
+    BackendOpt,
+    CompareBaseline,
+    CompareField,
+    CompareOut,
+    ComparePlot,
+    GameArg,
+    Players,
+    Plugins,
+    Reaction,
+    Rules,
+    Scheduler,
+    Seed,
+    Strategies,
+    SweepBaseline,
+    SweepMetric,
+    SweepOut,
+    SweepPlot,
+    SweepSpec,
+    SweepVs,
+    Threads,
+    Verbose,
+    Workers,
+)
+from simulator.cli.outputs import (
+    check_outputs,
+    claim_results_folder,
+    write_compare_outputs,
+    write_sweep_outputs,
+)
+from simulator.cli_output import print_compare, print_sweep
+from simulator.results import dumps_json
+from simulator.setup import Execution, Setup
+
+
+def compare(
+    game: GameArg,
+    strategy: Strategies,
+    rounds: Annotated[
+        int | None,
+        typer.Option("--rounds", metavar="N", help="Compare on N deals of single rounds (1 to 10**12)."),
+    ] = None,
+    matches: Annotated[
+        int | None,
+        typer.Option("--matches", metavar="N", help="Compare on N deals of whole matches (1 to 10**12)."),
+    ] = None,
+    field: CompareField = None,
+    baseline: CompareBaseline = None,
+    seed: Seed = None,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+    verbose: Verbose = False,
+    threads: Threads = None,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    plot: ComparePlot = None,
+    out_dir: CompareOut = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+) -> None:
+    """Compare strategies on the same deals, every one in every seat, with paired intervals."""
+    from simulator.compare import compare_setup
+
+    check_outputs(plot, out_dir)
+    with CountedPlay("compare", "comparing", as_json, amount_flag(matches)) as play:
+        execution = Execution.build(
+            threads=threads, backend=backend.value, scheduler=scheduler, workers=workers, progress=play
+        )
+        setup = Setup.build(
+            game, strategy, rounds=rounds, matches=matches, seed=seed, rules=parse_rule_options(rule),
+            players=players, reaction=reaction, plugins=plugin or [], fill_seats=False,
+        )  # fmt: skip
+        on_plan = claim_then_count(play, out_dir, "compare")
+        result = compare_setup(setup, execution, field=field, baseline=baseline, on_plan=on_plan)
+    write_compare_outputs(result, plot, out_dir, quiet=as_json)
+    if as_json:
+        print(result.to_json())
+    else:
+        print_compare(result.summary)
+    seed_hint(seed, int(result.summary["seed"]), quiet=as_json)
+
+
+def sweep_cmd(
+    game: GameArg,
+    strategy: SweepSpec,
+    vs: SweepVs = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="N", help="Play N deals of single rounds (1 to 10**12).")
+    ] = None,
+    matches: Annotated[
+        int | None,
+        typer.Option("--matches", metavar="N", help="Play N deals of whole matches (1 to 10**12)."),
+    ] = None,
+    baseline: SweepBaseline = None,
+    metric: SweepMetric = None,
+    seed: Seed = None,
+    rule: Rules = None,
+    players: Players = None,
+    reaction: Reaction = None,
+    plugin: Plugins = None,
+    verbose: Verbose = False,
+    threads: Threads = None,
+    plot: SweepPlot = None,
+    out_dir: SweepOut = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
+) -> None:
+    """Sweep one or two strategy parameters against an opponent on the same deals."""
+    from simulator.sweep import plan_sweep, play_sweep
+
+    check_outputs(plot, out_dir)
+    with CountedPlay("sweep", "sweeping", as_json, amount_flag(matches)) as play:
+        execution = Execution.build(threads=threads, progress=play)
+        plan = plan_sweep(
+            game, strategy, vs=vs, rounds=rounds, matches=matches, baseline=baseline, metric=metric,
+            seed=seed, rules=parse_rule_options(rule), players=players, reaction=reaction,
+            plugins=plugin or [],
+        )  # fmt: skip
+        result = play_sweep(plan, execution, on_plan=claim_then_count(play, out_dir, "sweep"))
+    write_sweep_outputs(result, plot, out_dir, quiet=as_json)
+    if as_json:
+        doc = dict(result.summary)
+        doc["table"] = json.loads(result.table.to_json(orient="records"))
+        print(dumps_json(doc))
+    else:
+        print_sweep(result)
+    seed_hint(seed, int(result.summary["seed"]), quiet=as_json)
+
+
+def claim_then_count(play: CountedPlay, out_dir: Path | None, command: str) -> Callable[[int], None]:
+    """The ``on_plan`` of a ``compare`` or ``sweep``: called once every input is checked and
+    before anything is played, it claims the ``--out`` folder (:func:`claim_results_folder`:
+    a folder that must not be overwritten is refused in one line) and sets the bar's total."""
+
+    def on_plan(total: int) -> None:
+        claim_results_folder(out_dir, command)
+        play.set_total(total)
+
+    return on_plan

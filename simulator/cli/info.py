@@ -1,0 +1,111 @@
+"""``kortsim games``, ``strategies``, ``warm`` and ``report``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from simulator.cli.options import GameArg, Plugins
+from simulator.cli_output import err, out
+from simulator.games import all_games, get_game
+from simulator.results import dumps_json
+from strategies.registry import families, load_plugin
+
+
+def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """The games and their rule variants."""
+    rows = []
+    for g in all_games().values():
+        rows.append(
+            {
+                "game": g.name,
+                "title": g.title,
+                "players": [g.min_seats, g.max_seats],
+                "default_players": g.default_seats,
+                "rules": {k: {"default": _default(g, k), "doc": v.doc} for k, v in g.variants.items()},
+                "reaction_model": g.uses_reaction,
+            }
+        )
+    if as_json:
+        out.print_json(dumps_json(rows))
+        return
+    for r in rows:
+        lo, hi = r["players"]
+        seats = f"{lo} players" if lo == hi else f"{lo}-{hi} players (default {r['default_players']})"
+        out.print(f"[bold]{r['game']}[/bold]  {r['title']}  ({seats})")
+        for k, v in r["rules"].items():
+            out.print(f"    --rule {k}=...  {v['doc']}")
+        if r["reaction_model"]:
+            out.print(
+                "    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35; "
+                "MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3)"
+            )
+
+
+def _default(game, key: str) -> Any:
+    return getattr(game.rules_type(), key)
+
+
+def strategies_cmd(
+    game: GameArg,
+    plugin: Plugins = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """A game's strategies, their parameters and what they do, in words."""
+    for p in plugin or []:
+        load_plugin(p)
+    g = get_game(game)
+    fams = families(g.name)
+    if as_json:
+        rows = [
+            {
+                "name": f.name,
+                "origin": f.origin,
+                "params": [
+                    {
+                        "name": p.name,
+                        "default": p.default,
+                        "low": p.low,
+                        "high": p.high,
+                        "step": p.step,
+                        "doc": p.doc,
+                    }
+                    for p in f.params
+                ],
+                "doc": " ".join(f.doc.split()),
+            }
+            for f in fams.values()
+        ]
+        out.print_json(dumps_json(rows))
+        return
+    for f in fams.values():
+        out.print(f"[bold]{f.name}[/bold]" + ("" if f.origin == "kortsim" else f"  (from {f.origin})"))
+        for p in f.params:
+            out.print(f"    {p.describe()}: {p.doc}")
+        out.print("    " + " ".join(f.doc.split()))
+        out.print()
+
+
+def warm() -> None:
+    """Compile every shipped kernel into numba's cache (later runs start in about a second)."""
+    from simulator.warm import warm as warm_all
+
+    for game, unit, seconds in warm_all():
+        err.print(f"{game}, {unit} play: ready in {seconds:.1f} s")
+
+
+def report_cmd(
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DIR", help="A results folder (an experiment, a sweep, compare or simulate --out)."
+        ),
+    ],
+) -> None:
+    """Write (or refresh) report.html and report.md from a results folder."""
+    from simulator.report import refresh
+
+    paths = refresh(folder)
+    out.print(f"wrote {paths['html']} and {paths['md']}", markup=False)

@@ -1,0 +1,226 @@
+"""The options and arguments the commands share, with their help text."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simulator import completion
+from simulator.backends import Backend
+from simulator.cli.app import _set_verbose
+from simulator.games import GAMES
+
+Strategies = Annotated[
+    list[str],
+    typer.Option(
+        "--strategy",
+        "-s",
+        metavar="SPEC",
+        help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat.",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+Rules = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        metavar="NAME=VALUE",
+        help="Rule variant NAME=VALUE (see `kortsim games`).",
+        autocompletion=completion.rule_names,
+    ),
+]
+Players = Annotated[int | None, typer.Option("--players", metavar="N", help="Number of seats (Gris games).")]
+Reaction = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reaction",
+        metavar="[SEAT=]MEDIAN[,SIGMA]",
+        help="Reaction profile MEDIAN[,SIGMA] in seconds for all seats, or SEAT=MEDIAN[,SIGMA] for one "
+        "seat (log-normal; MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3; default 0.8,0.35).",
+    ),
+]
+Plugins = Annotated[
+    list[Path] | None,
+    typer.Option("--plugin", metavar="FILE", help="A Python file that registers your own strategies."),
+]
+
+
+Verbose = Annotated[
+    bool,
+    typer.Option(
+        "--verbose",
+        callback=_set_verbose,
+        help="When a strategy does not compile, also show numba's full message.",
+    ),
+]
+
+
+Seed = Annotated[
+    int | None, typer.Option("--seed", metavar="N", help="Seed; the same seed gives the same numbers.")
+]
+
+# The game ids as choices: help lists them and shell completion offers them.
+GameId = StrEnum("GameId", {name.replace("-", "_"): name for name in GAMES})
+GameArg = Annotated[
+    GameId,
+    typer.Argument(metavar="GAME", case_sensitive=False, help="Game id (see `kortsim games`)."),
+]
+
+
+BackendOpt = Annotated[
+    Backend,
+    typer.Option(
+        "--backend",
+        help="Where blocks are played: local (this machine's threads) or dask (a Dask cluster, "
+        "see docs/cluster.md; results are the same).",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (tcp://HOST:8786) or scheduler file; default: Dask's "
+        "configuration (DASK_SCHEDULER_ADDRESS), else a local Dask cluster.",
+    ),
+]
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", metavar="N", help="Worker processes of a local Dask cluster (default: cores, at most 4)."
+    ),
+]
+ConnectTimeout = Annotated[
+    float | None,
+    typer.Option(
+        "--connect-timeout",
+        metavar="SECONDS",
+        help="With --scheduler: give up, in one line, when no Dask scheduler answers (or it has "
+        "no workers) within this many seconds (default 10).",
+    ),
+]
+
+
+Threads = Annotated[
+    int | None, typer.Option("--threads", metavar="N", help="Worker threads (default: all cores).")
+]
+BlockSize = Annotated[
+    int | None,
+    typer.Option(
+        "--block-size",
+        metavar="N",
+        help="Games per block (does not change results; default: about a quarter of a second's worth).",
+    ),
+]
+RunOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Run folder: finished blocks are kept there as they complete (Ctrl-C loses nothing "
+        "finished), then summary.parquet (with provenance).",
+    ),
+]
+ResumeFlag = Annotated[
+    bool,
+    typer.Option("--resume", help="Continue the run in --out, or extend it to more games (same settings)."),
+]
+RecordsFlag = Annotated[
+    bool,
+    typer.Option(
+        "--records", help="Also write one row per game to --out/records (Parquet, docs/records.md)."
+    ),
+]
+CompareField = Annotated[
+    str | None,
+    typer.Option(
+        "--field",
+        metavar="SPEC",
+        help="The strategy filling the other seats (Gris games: greedy).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+CompareBaseline = Annotated[
+    str | None,
+    typer.Option(
+        "--baseline",
+        metavar="SPEC",
+        help="Differences are against this (default: first -s).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+ComparePlot = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Write the paired differences as a figure here (PNG and SVG are both written).",
+    ),
+]
+CompareOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Write a results folder (summary.parquet with provenance, summary.json, figure, "
+        "report.md, report.html; `kortsim report DIR` rebuilds the report). A new or empty folder, "
+        "or one holding an earlier compare result, which is replaced (with a note); any other "
+        "folder is refused before anything is played.",
+    ),
+]
+SweepSpec = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        "-s",
+        metavar="SWEEP",
+        help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
+        '"expect:patience=1..4/1,open=15|25" (one or two parameters).',
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepVs = Annotated[
+    str | None,
+    typer.Option(
+        "--vs",
+        "--field",
+        metavar="SPEC",
+        help="The opponent (two seats) or the field filling the other seats; default: the family "
+        "at its defaults (Spøkelse), greedy (Gris games).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepBaseline = Annotated[
+    str | None,
+    typer.Option(
+        "--baseline",
+        metavar="SPEC",
+        help="Differences are against this point (default: --vs if swept, else the first).",
+        autocompletion=completion.strategy_specs,
+    ),
+]
+SweepMetric = Annotated[
+    str | None,
+    typer.Option("--metric", metavar="NAME", help="Metric to plot and rank by (default: the game's first)."),
+]
+SweepPlot = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Write the figure here (PNG or SVG by extension; both are written).",
+    ),
+]
+SweepOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Write a results folder (summary.parquet, figure, report.md, report.html). A new or "
+        "empty folder, or one holding an earlier sweep result, which is replaced (with a note); any "
+        "other folder is refused before anything is played.",
+    ),
+]
