@@ -3,7 +3,8 @@
 A strategy that answers with an action the rules do not allow stops a run
 (``kortsim simulate``, :func:`simulator.simulate`) or a trace (``kortsim trace``,
 :func:`simulator.trace`) with one line.  The readable reference games
-(``simulator/games/*/reference.py``) build that line with the functions below; a
+(``simulator/games/*/reference.py``) build that line with the functions below (and a
+game's own wording, e.g. ``simulator/games/spokelse/illegal.py``); a
 run, whose compiled kernel keeps only a few numbers about the move, replays the
 game in the reference implementation to say the same words
 (:func:`describe_illegal`).  The line names the strategy and its seat, what it
@@ -45,37 +46,6 @@ def line(strategy: str, seat: int, value: object, doing: str, when: str, why: st
     return f"strategy {strategy!r} (seat {seat}) returned {shown(value)} when {doing}, on {when}: {why}"
 
 
-def spokelse_source(strategy: str, seat: int, value: object, turn: int, pile_empty: bool) -> str:
-    """Spøkelse, step 1 of a turn (``turn`` counts from 0, as the observation's TURN)."""
-    try:
-        empty_pile_asked = pile_empty and operator.index(value) == 1  # type: ignore[arg-type]
-    except TypeError:
-        empty_pile_asked = False
-    why = (
-        "the discard pile is empty (legal: 0, the stock)"
-        if empty_pile_asked
-        else "legal are 0 (the stock) and 1 (the discard pile, when it is not empty)"
-    )
-    return line(
-        strategy, seat, value, "choosing where to take a card from", f"turn {turn + 1} (TURN={turn})", why
-    )
-
-
-def spokelse_place(strategy: str, seat: int, value: object, turn: int, from_discard: bool) -> str:
-    """Spøkelse, step 2 of a turn: a slot 0-3, or 4 to throw away a card drawn from the stock."""
-    try:
-        threw = operator.index(value) == 4  # type: ignore[arg-type]
-    except TypeError:
-        threw = False
-    if threw and from_discard:
-        why = "a card taken from the discard pile must be placed (legal: 0-3, the slot to put it in)"
-    elif from_discard:
-        why = "legal are 0-3 (the slot to put it in; a card taken from the discard pile must be placed)"
-    else:
-        why = "legal are 0-3 (the slot to put it in) and 4 (throw the card drawn from the stock away)"
-    return line(strategy, seat, value, "placing its card", f"turn {turn + 1} (TURN={turn})", why)
-
-
 def not_held(
     strategy: str, seat: int, value: object, card: str | None, doing: str, when: str, hand: Sequence[str] = ()
 ) -> str:
@@ -104,4 +74,4 @@ def describe_illegal(
     return None
 
 
-__all__ = ["describe_illegal", "line", "not_held", "shown", "spokelse_place", "spokelse_source", "where"]
+__all__ = ["describe_illegal", "line", "not_held", "shown", "where"]

@@ -7,8 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 import simulator
-from simulator import illegal
 from simulator.cli import app
+from simulator.games.spokelse import illegal as spokelse_illegal
 from simulator.runner import StrategyError
 from strategies.checks import StrategyCompileError, plainly
 from strategies.registry import load_plugin
@@ -192,5 +192,5 @@ def test_the_kernel_row_fallback_uses_the_same_words():
 
     row = [1, 0, 0, 1, 4, 0, 0]  # flag, game, seat, PLACE, action 4, turn 0, strategy id
     text = get_game("spokelse").describe_error(row, [Named(), parse_spec("passive", "spokelse")])
-    assert text == illegal.spokelse_place("x", 0, 4, 0, from_discard=True)
+    assert text == spokelse_illegal.place_line("x", 0, 4, 0, from_discard=True)
     assert "a card taken from the discard pile must be placed" in text

@@ -107,7 +107,6 @@ def test_every_game_registers_its_shipped_strategies_through_the_registry(name: 
 # from the module (then drop it from here).
 STILL_NAMING_GAMES = {
     "simulator/cache.py",  # the strategy files digested with the kernels
-    "simulator/illegal.py",  # one game's wording functions
 }
 
 

@@ -11,6 +11,7 @@ from simulator.fields import Field
 from simulator.games.base import Game, Table, Variant
 from simulator.games.gris import kernel
 from simulator.games.gris import layout as L
+from simulator.games.gris.rules import LOG_FIELDS
 from simulator.games.gris.variants import (
     ABANDON_AFTER,
     CIRCULATION_CODES,
@@ -259,7 +260,7 @@ class Gris(Game):
             return [tuple(e) for e in rec.events]
         n = table.n_seats
         rules_i, rules_f = self.rules_arrays(table)
-        log = np.full((2 * STALL_CAP + 2, R.LOG_FIELDS), -1, np.int64)  # at most one exchange a pass
+        log = np.full((2 * STALL_CAP + 2, LOG_FIELDS), -1, np.int64)  # at most one exchange a pass
         sids = np.array([p.family.builtin_id for p in players], np.int64)
         params = np.stack([p.params for p in players]).astype(np.float64)
         times, signallers = np.zeros(n), np.zeros(n, np.int64)

@@ -11,6 +11,7 @@ from simulator.fields import Field
 from simulator.games.base import Game, Table, Variant
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese import layout as L
+from simulator.games.gris_nese.rules import LOG_FIELDS
 from simulator.games.gris_nese.variants import (
     DEFAULT_PLAYERS,
     MAX_PLAYERS,
@@ -283,7 +284,7 @@ class GrisNese(Game):
             return [tuple(e) for e in rec.events]
         n = table.n_seats
         rules_i, rules_f = self.rules_arrays(table)
-        log = np.full(((STALL_CAP + 1) * n, R.LOG_FIELDS), -1, np.int64)
+        log = np.full(((STALL_CAP + 1) * n, LOG_FIELDS), -1, np.int64)
         sids = np.array([p.family.builtin_id for p in players], np.int64)
         params = np.stack([p.params for p in players]).astype(np.float64)
         seats, times, signallers = np.arange(n, dtype=np.int64), np.zeros(n), np.zeros(n, np.int64)

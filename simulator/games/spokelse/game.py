@@ -11,6 +11,7 @@ from simulator.games.base import Game, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import layout as L
 from simulator.games.spokelse.observation import SOURCE
+from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TARGET_RANGE, Rules
 from simulator.layout import Histogram, Outcome, Play, count, diff, mean, rate, ratio
 
@@ -163,15 +164,15 @@ class Spokelse(Game):
         return rules_i, np.zeros(1, np.float64)
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        from simulator import illegal
+        from simulator.games.spokelse import illegal as spokelse_illegal
 
         e = L.ERR.read(err)
         seat, phase, action, turn = e["seat"], e["phase"], e["action"], e["turn"]
         spec = players[seat].spec
         if phase == SOURCE:  # the kernel refuses 1 only when the pile is empty
-            return illegal.spokelse_source(spec, seat, action, turn, pile_empty=action == 1)
+            return spokelse_illegal.source_line(spec, seat, action, turn, pile_empty=action == 1)
         # the kernel refuses 4 only for a card taken from the discard pile
-        return illegal.spokelse_place(spec, seat, action, turn, from_discard=action == 4)
+        return spokelse_illegal.place_line(spec, seat, action, turn, from_discard=action == 4)
 
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         names = [p.spec for p in players]
@@ -197,7 +198,7 @@ class Spokelse(Game):
         if engine == "reference":
             rec = reference.play_round(table.rules, players, seed=seed, game=game_index, deal=deal)
             return [(t.turn, t.seat, t.source, t.taken, t.place, t.discarded) for t in rec.turns]
-        log = np.full((TURN_CAP, R.LOG_FIELDS), -1, np.int64)
+        log = np.full((TURN_CAP, LOG_FIELDS), -1, np.int64)
         sids = np.array([p.family.builtin_id for p in players], np.int64)
         params = np.stack([p.params for p in players]).astype(np.float64)
         values = self.rules_arrays(table)[0][:13]

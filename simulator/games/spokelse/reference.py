@@ -30,9 +30,9 @@ from typing import Protocol
 
 import numpy as np
 
-from simulator import illegal as wording
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS, name, rank_of
 from simulator.games.base import IllegalMove
+from simulator.games.spokelse import illegal as wording
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -321,7 +321,7 @@ def choose_source(table: Table, player: Player, seat: int, rng: np.ndarray) -> S
     if action not in (Source.STOCK, Source.DISCARD_PILE) or (
         action == Source.DISCARD_PILE and not table.discard
     ):
-        words = wording.spokelse_source(player.name, seat, value, table.turn, not table.discard)
+        words = wording.source_line(player.name, seat, value, table.turn, not table.discard)
         raise illegal(player, seat, words)
     return Source(action)
 
@@ -335,7 +335,7 @@ def choose_place(
     action = as_action(value)
     # RULES.md §3: taking the discard top and putting it straight back is not a legal action
     if action is None or not 0 <= action <= Place.DISCARD or (action == Place.DISCARD and from_discard):
-        words = wording.spokelse_place(player.name, seat, value, table.turn, from_discard)
+        words = wording.place_line(player.name, seat, value, table.turn, from_discard)
         raise illegal(player, seat, words)
     return Place(action)
 
