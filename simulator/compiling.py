@@ -112,7 +112,8 @@ def kernel_message(game: Game, players: Sequence[Player], builtin: bool) -> str:
         The players of the run (one per seat).
     builtin : bool
         True for the cached kernel of the shipped strategies; False for a kernel
-        compiled for this process around strategies from outside the package.
+        compiled around strategies from outside the package (kept in the on-disk
+        cache when their source files can be fingerprinted, else for this process).
 
     Returns
     -------
@@ -128,7 +129,13 @@ def kernel_message(game: Game, players: Sequence[Player], builtin: bool) -> str:
             own.append(f)
     names = ", ".join(f"{f.name} from {Path(f.origin).name}" for f in own)
     plugin = any(not set(_PACKAGES) & set(Path(f.origin).resolve().parents) for f in own)
-    why = "every run with a plugin" if plugin else "every run that uses it"
+    from simulator.specialise import cacheable
+
+    if cacheable([f.decide for f in own]):  # kept in the on-disk cache (simulator/specialise.py)
+        file = "file" if len({f.origin for f in own}) == 1 else "files"
+        why = f"first run of this version of the {file} only"
+    else:
+        why = "every run with a plugin" if plugin else "every run that uses it"
     word = "strategy" if len(own) == 1 else "strategies"
     return f"compiling {word} {names} with the {title} kernel ({why})"
 

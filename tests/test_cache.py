@@ -1,11 +1,44 @@
-"""The numba cache stamp carries a digest of the sources jitted code is built from."""
+"""The numba cache stamp carries a digest of the sources jitted code is built from, per game."""
 
+import ast
+import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import simulator.cache as cache
 from simulator.games.spokelse import kernel
+
+GAMES = ("spokelse", "gris", "gris_nese")
+#: Modules of the package that jitted files import for plain Python only (registration,
+#: errors, the readable layer): an edit to them must not throw cached kernels away.
+PLAIN = {
+    "strategies/registry.py",
+    "strategies/checks.py",
+    "strategies/__init__.py",
+    "simulator/__init__.py",
+    "simulator/games/__init__.py",
+    "simulator/games/base.py",
+}
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A copy of the package's sources (and nothing else) to edit freely."""
+    for package in ("simulator", "strategies"):
+        shutil.copytree(
+            cache._ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    return tmp_path
+
+
+def edit(path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+
+
+def digests(root: Path) -> dict:
+    return {g: cache._digest(root, g) for g in (None, *GAMES)}
 
 
 def test_kernel_sources_are_ours_and_others_are_not():
@@ -13,19 +46,63 @@ def test_kernel_sources_are_ours_and_others_are_not():
     assert not cache._ours(np.__file__)
 
 
-def test_digest_covers_rules_kernels_and_strategies(tmp_path, monkeypatch):
-    root = tmp_path
-    for rel in ("simulator/rng.py", "simulator/games/spokelse/kernel.py", "strategies/spokelse.py"):
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text("x = 1\n")
-    monkeypatch.setattr(cache, "_ROOT", root)
-    first = cache._digest()
-    (root / "strategies/spokelse.py").write_text("x = 2\n")
-    assert cache._digest() != first
-    (root / "simulator/cli.py").write_text("anything\n")  # not compiled: no recompile
-    second = cache._digest()
-    (root / "simulator/cli.py").write_text("changed\n")
-    assert cache._digest() == second
+def test_the_copy_digests_like_the_package(tree):
+    assert digests(tree) == cache.DIGESTS
+    assert cache._digest(tree, every=True) == cache.SOURCE_DIGEST
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_edit_to_one_games_file_changes_that_games_stamp_only(tree, game):
+    before = digests(tree)
+    edit(tree / "simulator" / "games" / game / "rules.py")
+    after = digests(tree)
+    assert after[game] != before[game]
+    assert all(after[g] == before[g] for g in (None, *GAMES) if g != game)
+    again = digests(tree)
+    edit(tree / "strategies" / f"{game}.py")  # its shipped strategies count as the game's
+    changed = {g for g, d in digests(tree).items() if d != again[g]}
+    assert changed == {game}
+
+
+def test_strategies_moved_into_the_games_folder_still_count_as_the_games(tree):
+    moved = tree / "simulator" / "games" / "gris" / "strategies.py"
+    shutil.move(tree / "strategies" / "gris.py", moved)
+    before = digests(tree)
+    edit(moved)
+    changed = {g for g, d in digests(tree).items() if d != before[g]}
+    assert changed == {"gris"}
+    assert cache.game_of(moved, tree) == "gris"
+
+
+@pytest.mark.parametrize("shared", cache.SHARED_SOURCES)
+def test_an_edit_to_a_shared_file_changes_every_stamp(tree, shared):
+    before = digests(tree)
+    edit(tree / shared)
+    after = digests(tree)
+    assert all(after[g] != before[g] for g in (None, *GAMES))
+
+
+def test_plain_modules_and_the_python_layer_change_no_stamp(tree):
+    before = digests(tree)
+    for rel in (
+        *PLAIN,
+        "simulator/cli/__init__.py",
+        "simulator/games/gris/game.py",
+        "simulator/games/spokelse/reference.py",
+    ):
+        edit(tree / rel)
+    assert digests(tree) == before
+
+
+def test_functions_carry_the_digest_of_their_own_game_or_the_shared_one():
+    root = cache._ROOT
+    assert cache.game_of(root / "simulator/games/gris_nese/kernel.py") == "gris_nese"
+    assert cache.game_of(root / "strategies/spokelse.py") == "spokelse"
+    for shared in (*cache.SHARED_SOURCES, "strategies/registry.py", "simulator/games/base.py"):
+        assert cache.game_of(root / shared) is None
+    assert cache.stamp_digest(kernel.__file__) == cache.DIGESTS["spokelse"]
+    assert cache.stamp_digest(root / "simulator/rng.py") == cache.DIGESTS[None]
+    assert len(set(cache.DIGESTS.values())) == len(cache.DIGESTS)
 
 
 def test_locators_are_installed_first():
@@ -36,14 +113,39 @@ def test_locators_are_installed_first():
     assert Path(cache.__file__).name == "cache.py"
 
 
-def test_every_file_with_jitted_code_is_in_the_digest_and_plain_modules_are_not():
-    # A file that defines jitted code but is missing from the digest would let an edit to it
-    # keep running stale machine code; a plain module in it would recompile everything for
-    # nothing (registry.py and checks.py hold no kernels).
-    digested = {p for pattern in cache._KERNEL_SOURCES for p in cache._ROOT.glob(pattern)}
-    for folder in ("strategies", "simulator/games"):
-        for path in (cache._ROOT / folder).rglob("*.py"):
-            if "@njit" in path.read_text(encoding="utf-8"):
-                assert path in digested, path
-    for plain in ("strategies/registry.py", "strategies/checks.py", "strategies/__init__.py"):
-        assert cache._ROOT / plain not in digested
+def _imported_files(path: Path, root: Path) -> set[Path]:
+    """The package's files that ``path`` imports (a module, or a package's __init__)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] not in ("simulator", "strategies"):
+                continue
+            base = root.joinpath(*name.split("."))
+            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                if candidate.is_file():
+                    out.add(candidate)
+                    break
+    return out
+
+
+def test_every_file_jitted_code_reads_is_in_its_stamp():
+    # A file jitted code is compiled from (functions, or constants numba freezes in) but
+    # missing from the stamp would let an edit to it keep running stale machine code.
+    root = cache._ROOT
+    plain = {root / p for p in PLAIN}
+    for game in (None, *GAMES):
+        covered = set(cache.game_sources(game, root))
+        for path in covered:
+            for imported in _imported_files(path, root) - plain:
+                assert imported in covered, f"{path.relative_to(root)} imports {imported.relative_to(root)}"
+    for folder in ("strategies", "simulator"):
+        for path in (root / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if "@njit" in text and "cache=True" in text:
+                assert any(path in cache.game_sources(g, root) for g in (None, *GAMES)), path

@@ -101,12 +101,14 @@ def test_ctrl_c_stops_an_endless_strategy():
         str(PLUGINS / "endless.py"),
     ]
     cmd += ["-s", "passive", "-s", "test-endless", "--rounds", "2000", "--seed", "7"]
+    # A first run with a short limit compiles (and caches) the kernel, so that the run
+    # below starts playing within seconds and the signal reaches a looping strategy.
+    warm = simulate("endless", "passive", "test-endless", env={"KORTSIM_BLOCK_TIMEOUT": "1"})
+    assert warm.returncode != 0 and "did not come back" in warm.stderr, warm.stderr[-2000:]
     env = {**os.environ, "KORTSIM_BLOCK_TIMEOUT": "600"}
     p = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        first = p.stderr.readline()  # "compiling ...": the kernel compiles next, then plays
-        assert first.startswith("compiling "), first
-        time.sleep(60)  # well past the compile on a busy machine: the strategy is looping
+        time.sleep(30)  # well past the start on a busy machine: the strategy is looping
         t0 = time.monotonic()
         p.send_signal(signal.SIGINT)
         rest = p.stderr.read()

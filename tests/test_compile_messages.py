@@ -22,7 +22,8 @@ PLUGIN = ROOT / "examples" / "my_strategy.py"
 SIMULATE = ["simulate", "spokelse", "-s", "threshold:k=4", "-s", "passive", "--rounds", "1000", "--seed", "1"]
 BUILTIN_LINE = "compiling the Spøkelse kernel (first run only; `kortsim warm` does this ahead)"
 PLUGIN_LINE = (
-    "compiling strategy lowball from my_strategy.py with the Spøkelse kernel (every run with a plugin)"
+    "compiling strategy lowball from my_strategy.py with the Spøkelse kernel "
+    "(first run of this version of the file only)"
 )
 
 
@@ -54,12 +55,19 @@ def test_cold_cache_says_it_compiles_once_and_warm_cache_is_silent(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_plugin_run_says_its_strategy_is_compiled():
-    args = ["simulate", "spokelse", "--plugin", str(PLUGIN), "-s", "lowball:keep=3", "-s", "threshold:k=4"]
-    r = kortsim(*args, "--rounds", "1000", "--seed", "1", "--json")
-    assert r.returncode == 0, r.stderr
-    assert compiling_lines(r.stderr) == [PLUGIN_LINE]
-    assert json.loads(r.stdout)["n"] == 1000
+def test_a_plugin_run_says_its_strategy_is_compiled_and_a_second_run_is_silent(tmp_path):
+    # A copy with a comment of its own: a version of the file no other run has compiled.
+    plugin = tmp_path / "my_strategy.py"
+    plugin.write_text(PLUGIN.read_text() + f"\n# {tmp_path.name}\n")
+    args = ["simulate", "spokelse", "--plugin", str(plugin), "-s", "lowball:keep=3", "-s", "threshold:k=4"]
+    first = kortsim(*args, "--rounds", "1000", "--seed", "1", "--json")
+    assert first.returncode == 0, first.stderr
+    assert compiling_lines(first.stderr) == [PLUGIN_LINE]
+    assert json.loads(first.stdout)["n"] == 1000
+    second = kortsim(*args, "--rounds", "1000", "--seed", "1", "--json")
+    assert second.returncode == 0, second.stderr
+    assert compiling_lines(second.stderr) == []  # loaded from the on-disk cache
+    assert json.loads(second.stdout)["seats"] == json.loads(first.stdout)["seats"]
 
 
 def test_the_line_comes_once_before_the_first_compile_only(caplog):
@@ -105,7 +113,7 @@ def test_messages_name_the_kernel_or_the_strategy_and_why():
 
     assert kernel_message(spokelse, [lab(), lab()], builtin=False) == (
         "compiling strategy threshold-lab from spokelse_strategy.py with the Spøkelse kernel "
-        "(every run that uses it)"
+        "(first run of this version of the file only)"
     )
 
 

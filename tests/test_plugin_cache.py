@@ -1,0 +1,249 @@
+"""A kernel compiled for a plugin is kept on disk across processes (simulator/specialise.py).
+
+Each test writes its plugin with a salt of its own, so its first run compiles whatever
+ran before; the shipped kernels come from the cache the suite runs with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from simulator import specialise
+
+ROOT = Path(__file__).resolve().parent.parent
+SALT = uuid.uuid4().hex[:12]
+
+TEMPLATE = '''"""A lowball Spøkelse strategy whose keeper threshold is params[0] * SCALE ({salt})."""
+
+from simulator.games.spokelse.observation import (
+    DISCARD_VALUE, FROM_DISCARD, HAND_VALUE, HIGH, HIGH_SLOT, PHASE, SOURCE, UNKNOWN_SLOT,
+)
+from strategies import strategy
+
+
+@strategy(game="spokelse", name="cached-{salt}", params={{"keep": (3, 0, 13, 0.5)}})
+def cached(obs, params, rng):
+    """Keep cards worth at most keep * SCALE half points."""
+    keep = params[0] * {scale}
+    if obs[PHASE] == SOURCE:
+        d = obs[DISCARD_VALUE]
+        if 0 <= d <= keep and (obs[UNKNOWN_SLOT] >= 0 or d < obs[HIGH]):
+            return 1
+        return 0
+    c = obs[HAND_VALUE]
+    if obs[HIGH] > c and obs[HIGH] > keep:
+        return obs[HIGH_SLOT]
+    if c <= keep and obs[UNKNOWN_SLOT] >= 0:
+        return obs[UNKNOWN_SLOT]
+    if obs[HIGH] > c:
+        return obs[HIGH_SLOT]
+    if obs[FROM_DISCARD] == 1:
+        return 0
+    return 4
+'''
+
+
+def plugin(path: Path, scale: float, salt: str = SALT) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(TEMPLATE.format(salt=salt, scale=scale), encoding="utf-8")
+    return path
+
+
+def simulate(path: Path, salt: str = SALT, *, uncached: bool = False) -> tuple[dict, list[str]]:
+    """Run ``kortsim simulate`` in a new process: its JSON and its "compiling" lines."""
+    args = [
+        "simulate",
+        "spokelse",
+        "--plugin",
+        str(path),
+        "-s",
+        f"cached-{salt}:keep=3",
+        "-s",
+        "threshold:k=4",
+    ]
+    args += ["--rounds", "2000", "--seed", "5", "--json"]
+    code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
+    if uncached:  # the same command with the kernel compiled for the process only
+        code = "import simulator.specialise as s; s.cache_folder = lambda: None; " + code
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout), [s for s in r.stderr.splitlines() if s.startswith("compiling")]
+
+
+def generated() -> dict[Path, int]:
+    """The generated Spøkelse kernel modules and numba's files for them, with their times."""
+    folder = specialise.cache_folder()
+    assert folder is not None
+    out = {}
+    roots = {folder}
+    from numba.core import config
+
+    if config.CACHE_DIR:
+        roots.add(Path(config.CACHE_DIR))
+    for root in roots:
+        for p in root.rglob("kernel_spokelse_*"):
+            if p.is_file():
+                out[p] = p.stat().st_mtime_ns
+    return out
+
+
+def numba_files(module: Path) -> list[Path]:
+    """numba's index and object files for the functions of one generated module."""
+    from numba.core import config
+
+    roots = [module.parent]
+    if config.CACHE_DIR:
+        roots.append(Path(config.CACHE_DIR))
+    found = []
+    for root in roots:
+        found += [p for p in root.rglob(f"{module.stem}.*") if p.suffix in (".nbi", ".nbc")]
+    return found
+
+
+def seats(doc: dict) -> list:
+    return [{k: v for k, v in s.items() if k != "player"} for s in doc["seats"]]
+
+
+@pytest.mark.slow
+def test_the_second_process_loads_the_plugin_kernel_from_the_cache(tmp_path):
+    path = plugin(tmp_path / "mine.py", 2.0)
+    before = set(generated())
+    first, said = simulate(path)
+    assert said == [
+        f"compiling strategy cached-{SALT} from mine.py with the Spøkelse kernel "
+        "(first run of this version of the file only)"
+    ]
+    made = {p: t for p, t in generated().items() if p not in before}
+    assert any(p.suffix == ".py" for p in made) and any(p.suffix == ".nbc" for p in made)
+    second, said = simulate(path)
+    assert said == []  # numba compiled nothing: the kernel came from the disk
+    compiled = {p: t for p, t in made.items() if p.suffix in (".nbi", ".nbc")}
+    assert {p: t for p, t in generated().items() if p in compiled} == compiled  # reused, not rewritten
+    assert seats(second) == seats(first)
+
+
+@pytest.mark.slow
+def test_an_edited_plugin_is_compiled_again_and_plays_the_new_code(tmp_path):
+    salt = SALT + "e"
+    path = plugin(tmp_path / "mine.py", 2.0, salt)
+    old, said = simulate(path, salt)
+    assert len(said) == 1
+    plugin(path, 0.5, salt)  # keep far fewer cards
+    new, said = simulate(path, salt)
+    assert len(said) == 1  # a new version of the file: compiled
+    assert seats(new) != seats(old)
+    reference, _ = simulate(path, salt, uncached=True)
+    assert seats(new) == seats(reference)
+
+
+@pytest.mark.slow
+def test_two_plugins_alike_but_for_one_constant_do_not_collide(tmp_path):
+    salt = SALT + "c"
+    x = plugin(tmp_path / "x" / "mine.py", 2.0, salt)
+    y = plugin(tmp_path / "y" / "mine.py", 0.5, salt)  # same name, same lines, same function
+    from_x, said_x = simulate(x, salt)
+    from_y, said_y = simulate(y, salt)
+    assert len(said_x) == len(said_y) == 1
+    assert seats(from_x) != seats(from_y)
+    again, said = simulate(x, salt)
+    assert said == [] and seats(again) == seats(from_x)
+
+
+@pytest.mark.slow
+def test_a_corrupted_or_stale_cache_entry_is_compiled_again(tmp_path):
+    salt = SALT + "k"
+    path = plugin(tmp_path / "mine.py", 2.0, salt)
+    before = set(generated())
+    first, _ = simulate(path, salt)
+    (module,) = [p for p in generated() if p not in before and p.suffix == ".py"]
+    files = numba_files(module)
+    assert any(p.suffix == ".nbi" for p in files) and any(p.suffix == ".nbc" for p in files)
+    for p in files:
+        p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 3)])  # truncated
+    again, said = simulate(path, salt)
+    assert len(said) == 1 and seats(again) == seats(first)
+    for p in numba_files(module):
+        p.write_bytes(b"\x80\x04not a pickle at all")
+    again, said = simulate(path, salt)
+    assert len(said) == 1 and seats(again) == seats(first)
+    again, said = simulate(path, salt)
+    assert said == [] and seats(again) == seats(first)  # and cached once more
+    text = module.read_text(encoding="utf-8")
+    module.write_text("# damaged\n", encoding="utf-8")  # the generated module itself
+    again, _ = simulate(path, salt)
+    assert module.read_text(encoding="utf-8") == text  # written again, whole
+    assert seats(again) == seats(first)
+
+
+def test_the_key_covers_the_strategy_file_and_refuses_what_it_cannot_fingerprint(tmp_path):
+    import importlib.util
+
+    from numba import njit
+
+    def load(path: Path, name: str):
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+    helper = tmp_path / "helper_mod.py"
+    helper.write_text("from numba import njit\n\n@njit\ndef twice(x):\n    return 2 * x\n")
+    main = tmp_path / "main_mod.py"
+    main.write_text(
+        "from numba import njit\nimport helper_mod\nfrom helper_mod import twice\n\n"
+        "@njit\ndef decide(obs, params, rng):\n    return twice(obs[0]) + helper_mod.twice(1)\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        load(helper, "helper_mod")
+        first = specialise.source_key(load(main, "main_mod").decide)
+        assert first is not None
+        helper.write_text(helper.read_text() + "# edited\n")  # only the imported file changes
+        load(helper, "helper_mod")
+        assert specialise.source_key(load(main, "main_mod").decide) != first
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in ("helper_mod", "main_mod"):
+            sys.modules.pop(name, None)
+
+    scope: dict = {}
+    exec("def typed_in(obs, params, rng):\n    return 0\n", scope)  # no file behind it
+    assert specialise.source_key(njit(scope["typed_in"])) is None
+
+    class Opaque:
+        pass
+
+    box = Opaque()
+
+    def reads_an_object(obs, params, rng):
+        return 0 if box is None else 1
+
+    assert specialise.source_key(njit(reads_an_object)) is None
+
+
+def test_only_the_most_recently_used_generated_kernels_are_kept(tmp_path, monkeypatch):
+    folder, numba_dir = tmp_path / "kernels", tmp_path / "numba"
+    folder.mkdir()
+    numba_dir.mkdir()
+    monkeypatch.setattr(specialise, "_numba_folders", lambda _folder: [numba_dir])
+    names = [f"kernel_spokelse_{i:020d}" for i in range(5)]
+    for age, name in enumerate(reversed(names)):  # names[0] is the newest
+        (folder / f"{name}.py").write_text("# a generated kernel\n")
+        (numba_dir / f"{name}.run_block_nb-256.py311.nbi").write_bytes(b"index")
+        (numba_dir / f"{name}.run_block_nb-256.py311.1.nbc").write_bytes(b"code")
+        os.utime(folder / f"{name}.py", (1_000_000 + age, 1_000_000 + age))
+    specialise._write_once(folder / f"{names[4]}.py", "# a generated kernel\n")  # reused: now the newest
+    specialise._prune(folder, keep=2)
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted([names[4], names[0]])
+    assert {p.name.split(".")[0] for p in numba_dir.iterdir()} == {names[4], names[0]}
