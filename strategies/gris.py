@@ -6,6 +6,10 @@ code, so the cards of one suit sit side by side), its parameters and its
 seat's random stream, it returns the code of the card to pass left.  Random
 choices follow docs/random-streams.md: one ``below(m)`` per choice among
 ``m >= 2`` options, options in ascending order (suits ♠ ♥ ♦ ♣, cards by code).
+
+Each function (but the smallest helpers) is compiled on its own and marked ``forceinline``, so
+the kernel still runs it inline; numba's ``inline="always"`` would instead re-type the whole
+tree of functions at every call site, which cost most of the kernel's compile time.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ def nth_flagged_nb(f0, f1, f2, r):
     return np.int64(f0 <= r) + np.int64(f0 + f1 <= r) + np.int64(f0 + f1 + f2 <= r)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pick_nb(f0, f1, f2, f3, rng):
     """A uniformly random suit among those flagged (at least one): ``below(number flagged)``
     when two or more, in suit order."""
@@ -49,7 +53,7 @@ def pick_nb(f0, f1, f2, f3, rng):
     return nth_flagged_nb(f0, f1, f2, r)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def most_held_nb(obs, leave_out, rng):
     """The suit held most, not counting card ``leave_out`` (-1: count every card); a tie
     uniformly at random among the tied suits."""
@@ -64,7 +68,7 @@ def most_held_nb(obs, leave_out, rng):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of_suit_nb(obs, suit, count, rng):
     """A uniformly random card of ``suit`` (``count`` of them in hand): the hand is in
     ascending code, so the suit's cards follow the cards of the lower suits."""
@@ -78,7 +82,7 @@ def card_of_suit_nb(obs, suit, count, rng):
     return obs[HAND + start]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of_suit_except_nb(obs, suit, count, avoid, rng):
     """A uniformly random card of ``suit`` other than ``avoid`` (which is one of them)."""
     start = (
@@ -99,7 +103,7 @@ def held_or_none_nb(obs, s, target):
     return c if (c > 0) & (s != target) else MAX_HAND + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pass_avoiding_nb(obs, target, rng):
     """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
     uniformly at random), the card within it uniformly at random; if every card is of the
@@ -120,20 +124,20 @@ def pass_avoiding_nb(obs, target, rng):
 # --- the shipped strategies ---------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def random_nb(obs, params, rng):
     """RULES.md §5 `random`: a uniformly random card of the six."""
     return obs[HAND + below_nb(rng, MAX_HAND)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the suit held most (a tie at random, afresh each
     decision), pass from the non-target suit held least."""
     return pass_avoiding_nb(obs, most_held_nb(obs, -1, rng), rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def commit_nb(obs, params, rng):
     """RULES.md §5 `commit:after=t` (t = params[0]): greedy until the target is locked right
     after the player's t-th pass, on the hand as it was then (this decision's hand without
@@ -156,7 +160,7 @@ def suit_score_nb(obs, s, flow, spent, stick, current):
     return score + stick if s == current else score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def reader_nb(obs, params, rng):
     """`reader` (see the registry entry; params: flow, spent, stick, hold, patience).
     MEMORY[0] keeps the previous decision's target."""
@@ -191,7 +195,7 @@ def reader_nb(obs, params, rng):
     return card_of_suit_nb(obs, dump, count, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def decide_builtin_nb(sid, obs, params, rng):
     """Dispatch to a shipped strategy by its id (the order of the registry entries below)."""
     if sid == 1:

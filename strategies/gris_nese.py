@@ -6,6 +6,10 @@ random stream, it returns the code of the card to lay down to the left, one
 of the four in ``HAND``.  Random choices follow docs/random-streams.md: one
 ``below(k)`` per choice among k >= 2 options, options in ascending order
 (rank groups in group order A K Q J 10 9 8 7, cards in ascending code).
+
+Each function is compiled on its own and marked ``forceinline`` (LLVM's always-inline), so
+the kernel still runs it inline; numba's ``inline="always"`` would instead re-type the whole
+tree of functions at every call site, which cost most of the kernel's compile time.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from strategies.registry import Family, Param, register
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def nth_group_nb(obs, first, count, skip, k):
     """The ``k``-th group (from 0, in group order, from ``first`` on, never ``skip``) whose
     count in hand is ``count``."""
@@ -42,7 +46,7 @@ def nth_group_nb(obs, first, count, skip, k):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def most_held_nb(obs, rng):
     """The group held most; a tie uniformly at random (RULES.md §5, greedy's target)."""
     best, tied, first = 0, 0, -1
@@ -57,7 +61,7 @@ def most_held_nb(obs, rng):
     return nth_group_nb(obs, first, best, -1, below_nb(rng, tied))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def card_of_group_nb(obs, rng, group, count):
     """A uniformly random card of ``group`` (``count`` of them in hand, in ascending code)."""
     j = below_nb(rng, count) if count > 1 else 0
@@ -70,7 +74,7 @@ def card_of_group_nb(obs, rng, group, count):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pass_away_nb(obs, rng, target):
     """RULES.md §5: a card of the non-target group held least (a tie between groups, then the
     card within the group, uniformly at random); a random card if all are of the target."""
@@ -88,13 +92,13 @@ def pass_away_nb(obs, rng, target):
     return card_of_group_nb(obs, rng, group, least)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def random_nb(obs, params, rng):
     """A uniformly random card of the four."""
     return obs[HAND + below_nb(rng, HAND_SIZE)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
 
@@ -126,7 +130,7 @@ def greedy_nb(obs, params, rng):
     return card_of_group_nb(obs, rng, group, low)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def commit_nb(obs, params, rng):
     """RULES.md §5 `commit`: greedy until the target is locked after pass step ``after``."""
     target = obs[TARGET]
@@ -138,7 +142,7 @@ def commit_nb(obs, params, rng):
     return pass_away_nb(obs, rng, target)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def follow_weights_nb(obs, params):
     """``follow``'s weights at this table: what arrives from the right says most when few
     ranks are in play, what was passed on and loyalty matter more when many are."""
@@ -147,14 +151,14 @@ def follow_weights_nb(obs, params):
     return params[0] * few, params[1] * (1.0 - few), params[2] * min(1.0, (m - 3) / 2.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def follow_score_nb(obs, g, current, w_received, w_passed, w_stick):
     """How much ``follow`` wants to collect group ``g`` (see the registry entry)."""
     score = obs[GROUP_COUNT + g] + w_received * obs[RECEIVED_GROUP + g] + w_passed * obs[PASSED_GROUP + g]
     return score + w_stick if g == current else score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def scored_group_nb(obs, rng, value, tied, skip, current, w_received, w_passed, w_stick):
     """A held group (not ``skip``) whose score is ``value``; ``tied`` of them, one at random."""
     k = below_nb(rng, tied) if tied > 1 else 0
@@ -167,7 +171,7 @@ def scored_group_nb(obs, rng, value, tied, skip, current, w_received, w_passed, 
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def follow_nb(obs, params, rng):
     """Target the held group with the best score, pass from the other one with the worst."""
     current = obs[TARGET]
@@ -196,7 +200,7 @@ def follow_nb(obs, params, rng):
     return card_of_group_nb(obs, rng, group, obs[GROUP_COUNT + group])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def decide_builtin_nb(sid, obs, params, rng):
     """Dispatch to a shipped strategy by its id (the order of the registrations below)."""
     if sid == 1:

@@ -20,8 +20,9 @@ this module with ``decide_nb`` bound to their dispatcher.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange
+from numba import carray, njit
 
+from simulator.chunks import ChunkedBlock, chunk_njit
 from simulator.games.gris.observation import OBS_SIZE, PASSES
 from simulator.games.gris.rules import (
     ERR_NOT_HELD,
@@ -183,7 +184,7 @@ def play_round_nb(
                     )
                 events += 1
                 if snap.shape[0] > 0:
-                    snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, -1)
+                    snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, np.int64(-1))
             if one_suit_nb(row):  # RULES.md §1: five of one suit after passing: signal
                 signallers[p] = 1
                 break
@@ -207,7 +208,7 @@ def snap_nb(snap, i, hands, n, deck, stock0, n_stock, transit):
         locate_cards_nb(hands, n, deck, stock0, n_stock, transit, snap[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_match_nb(
     sids, params, n, circulation, stall_cap, medians, sigmas, seed, game, ws, err, letters, out
 ):
@@ -222,7 +223,7 @@ def play_match_nb(
     no_log = np.empty((0, LOG_FIELDS), np.int64)
     no_snap = np.empty((0, N_CARDS), np.int64)
     dealer = first
-    deal = 0
+    deal = np.int64(0)  # not a literal: play_round_nb is compiled for one signature
     counted = 0
     stalled_deals = 0
     in_a_row = 0
@@ -273,7 +274,7 @@ def play_match_nb(
     return pass_sum, pass_sum2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
     ws = workspace_nb()
     signallers = ws[6]
@@ -292,7 +293,7 @@ def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, se
             sigmas,
             seed,
             g,
-            0,
+            np.int64(0),  # a literal 0 would compile play_round_nb a second time
             n - 1,
             no_deck,
             ws,
@@ -320,7 +321,7 @@ def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, se
                 agg[R_SIGNAL + s] += signallers[s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
     ws = workspace_nb()
     letters = np.zeros(n, np.int64)
@@ -350,7 +351,7 @@ def matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, s
             agg[M_LETTERS_HIST + s * (N_LETTERS + 1) + letters[s]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
     params = np.ascontiguousarray(params)  # strategies get row views by address
     n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
@@ -362,17 +363,6 @@ def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
         matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err)
 
 
-@njit(cache=True, parallel=True)
-def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
-    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
-    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches."""
-    n_chunks = agg.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
-        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg[c], err[c])
-
-
 # --- per-game records (compare, --records) -----------------------------------------------
 
 # Rounds: passes, stalled (0/1), loser (-1 if stalled), signallers (bit s = seat s).
@@ -381,7 +371,7 @@ REC_ROUND = 4
 REC_MATCH = MATCH_OUT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
     params = np.ascontiguousarray(params)
     n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
@@ -407,7 +397,7 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
                 sigmas,
                 seed,
                 g,
-                0,
+                np.int64(0),
                 n - 1,
                 no_deck,
                 ws,
@@ -432,16 +422,32 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
             return
 
 
-@njit(cache=True, parallel=True)
-def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
-    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+# --- blocks: one compiled entry point for rounds, matches and their records -----------------
+# Everything above is inlined into it but play_round_nb (compiled once, with the strategies),
+# so LLVM optimises each piece once; its chunks run on threads (simulator/chunks.py).
+
+
+@chunk_njit(cache=True)
+def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, err, c):
+    """Chunk ``c`` of games ``[first, first + n)`` (``err.shape[0]`` chunks, one row of
+    ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
+    the same, one record row of ``out`` per game."""
     n_chunks = err.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
+    g0 = first + c * n // n_chunks
+    g1 = first + (c + 1) * n // n_chunks
+    if unit < 2:
+        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, out[c], err[c])
+    else:
         records_chunk_nb(
-            sids, params, rules_i, rules_f, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c]
+            sids, params, rules_i, rules_f, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c]
         )
+
+
+# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
+# aggregates (and of err) per chunk ...
+run_block_nb = ChunkedBlock(block_chunk_nb)
+# ... or the same games' records, one row of rec[:n] per game.
+records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
 
 
 # --- test entries ----------------------------------------------------------------------------

@@ -19,8 +19,9 @@ this module with ``decide_nb`` bound to their dispatcher.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from simulator.chunks import ChunkedBlock, chunk_njit
 from simulator.games.gris_nese.rules import (
     DEAL_BINS,
     ERR_SIZE,
@@ -65,9 +66,9 @@ from strategies.gris_nese import decide_builtin_nb as decide_nb
 REACT_SCRATCH = MAX_SEATS + 1  # the workspace's rng cell for reaction draws
 
 
-# Inlined: a call would pass fifteen arrays, and counting their references costs more
-# than a whole deal.
-@njit(cache=True, inline="always")
+# Compiled once and inlined by LLVM (forceinline) where it is called: numba's inline="always"
+# re-typed it, strategies and all, at each of its call sites.
+@njit(cache=True, forceinline=True)
 def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, seats, ws, err, log):
     """Play one deal among the ``m`` players ``seats[:m]`` (original seats, ring order).
 
@@ -116,7 +117,7 @@ def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, gam
     return events, passes, 0, 0, loser_nb(times, m), n_sig
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
     ws = workspace_nb()
     sig, seats = ws[4], ws[7]
@@ -125,7 +126,7 @@ def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g
     no_log = np.empty((0, LOG_FIELDS), np.int64)
     for g in range(g0, g1):
         _, passes, stalled, replayed, loser, n_sig = play_round_nb(
-            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, 0, seats, ws, err, no_log
+            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, np.int64(0), seats, ws, err, no_log
         )
         if err[0] != 0:
             return
@@ -149,7 +150,7 @@ def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g
         agg[R_OUT + loser] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, game, ws, err, places):
     """Play one match from n players down to two joint winners.  ``places`` receives each
     original seat's place (1 for the two winners, n for the first out).  Returns
@@ -159,7 +160,7 @@ def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, gam
         seats[i] = i
     no_log = np.empty((0, LOG_FIELDS), np.int64)
     m = n
-    deal = 0
+    deal = np.int64(0)  # not a literal: play_round_nb is compiled for one signature
     in_a_row = 0
     rounds, stalled, replayed = 0, 0, 0
     while m > 2:
@@ -186,7 +187,7 @@ def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, gam
     return 0, rounds, stalled, replayed, deal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
     ws = workspace_nb()
     places = np.zeros(MAX_SEATS, np.int64)
@@ -213,7 +214,7 @@ def matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, 
                 agg[M_WINS + s] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
     n, stall_cap = rules_i[0], rules_i[1]
     margin = rules_f[0]
@@ -225,18 +226,7 @@ def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
         matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err)
 
 
-@njit(cache=True, parallel=True)
-def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
-    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
-    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches."""
-    n_chunks = agg.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
-        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg[c], err[c])
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
     """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
     n, stall_cap = rules_i[0], rules_i[1]
@@ -253,7 +243,20 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
             for i in range(n):
                 seats[i] = i
             _, passes, stalled, replayed, loser, _ = play_round_nb(
-                sids, params, n, stall_cap, margin, medians, sigmas, seed, g, 0, seats, ws, err, no_log
+                sids,
+                params,
+                n,
+                stall_cap,
+                margin,
+                medians,
+                sigmas,
+                seed,
+                g,
+                np.int64(0),
+                seats,
+                ws,
+                err,
+                no_log,
             )
             mask = 0
             if not stalled:
@@ -272,16 +275,32 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
             return
 
 
-@njit(cache=True, parallel=True)
-def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
-    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+# --- blocks: one compiled entry point for rounds, matches and their records -----------------
+# Everything above is inlined into it but play_round_nb (compiled once, with the strategies),
+# so LLVM optimises each piece once; its chunks run on threads (simulator/chunks.py).
+
+
+@chunk_njit(cache=True)
+def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, err, c):
+    """Chunk ``c`` of games ``[first, first + n)`` (``err.shape[0]`` chunks, one row of
+    ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
+    the same, one record row of ``out`` per game."""
     n_chunks = err.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
+    g0 = first + c * n // n_chunks
+    g1 = first + (c + 1) * n // n_chunks
+    if unit < 2:
+        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, out[c], err[c])
+    else:
         records_chunk_nb(
-            sids, params, rules_i, rules_f, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c]
+            sids, params, rules_i, rules_f, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c]
         )
+
+
+# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
+# aggregates (and of err) per chunk ...
+run_block_nb = ChunkedBlock(block_chunk_nb)
+# ... or the same games' records, one row of rec[:n] per game.
+records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
 
 
 @njit(cache=True)
