@@ -43,6 +43,7 @@ SHARED_SOURCES = (
     "simulator/layout.py",  # computes the rows' offsets that numba freezes into the kernels
     "simulator/cards.py",
     "simulator/fields.py",  # imported by layout.py
+    "simulator/chunks.py",  # the chunk kernels' compile options
     "simulator/games/actions.py",
 )
 #: Files of a game's folder that jitted code is never compiled from.

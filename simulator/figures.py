@@ -38,15 +38,17 @@ def figure_values(f: Figure, layout: Layout, a: np.ndarray, seat: int, totals: d
     of = _of(f.of, layout, a, totals)
     scale = layout.piece(f.pieces[0]).scale
     if f.how == "ratio":
-        return {f.name: a[at[0]] / of}
+        return {f.name: a[at[0]] * scale / of}
     if f.how == "rate":
         value, ci = rate_ci(a[at[0]], of)
     elif f.how == "mean":
         value, ci = mean_ci(a[at[0]], a[at[1]], of, scale=scale)
-    else:  # "diff": seat 0 minus seat 1 on the same deals
+    elif f.how == "diff":  # seat 0 minus seat 1 on the same deals
         d_sum = a[at[0]] - a[at[0] + 1]
         d_sq = a[at[1]] + a[at[1] + 1] - 2 * a[at[2]]
         value, ci = mean_ci(d_sum, d_sq, of, scale=scale)
+    else:
+        raise ValueError(f"figure {f.name!r}: unknown how {f.how!r}")
     return {f.name: value, f"{f.name}_ci": ci}
 
 

@@ -37,6 +37,11 @@ SEATS = "seats"
 """A piece's width that is the number of seats at the table (record columns only: the
 offsets of the pieces after such a piece depend on the table, so kernels cannot freeze them)."""
 
+ERROR_ROW_WIDTH = 8
+"""Slots of the error row the engine gives every kernel chunk (``simulator/runner.py``): a
+game's declared error row is at most this wide.  The engine reads slot 0 (a flag), 1 (the
+game's index), 2 (the seat) and :data:`simulator.containment.ANSWER_COLUMN` (the answer)."""
+
 PIECE_KINDS: dict[str, str] = {
     "count": "games or events, counted",
     "sum": "a value summed over games",
@@ -236,6 +241,12 @@ class Figure:
     of: str = "n"
     value: Any = None
 
+    def __post_init__(self) -> None:
+        if self.how not in FIGURE_HOWS:
+            raise ValueError(
+                f"figure {self.name!r}: how is one of {', '.join(FIGURE_HOWS)}, not {self.how!r}"
+            )
+
 
 def rate(name: str, count: str, field: Field, of: str = "n") -> Figure:
     """``count / of`` with its Wilson interval (:func:`simulator.stats.rate_ci`)."""
@@ -267,6 +278,41 @@ def count(name: str, pieces: Sequence[str], field: Field) -> Figure:
 def setting(name: str, value: Any, field: Field) -> Figure:
     """A fixed setting of the run, shown as it is."""
     return Figure(name, "setting", (), field, value=value)
+
+
+def rounds_played(pieces: Sequence[str], words: str) -> Figure:
+    """Match play: every deal of the finished matches, the counted rounds and the re-dealt
+    ones (``pieces``), as the count :func:`stalled_rounds` and the like are out of."""
+    return count("rounds_played", pieces, Field("count", "rounds", words=words))
+
+
+def stalled_rounds() -> tuple[Figure, Figure]:
+    """Match play: the stalled (re-dealt) rounds of the finished matches, counted and as a
+    share of :func:`rounds_played` (RULES.md §6), from the aggregate piece ``stalled``."""
+    return (
+        count(
+            "stalled",
+            ["stalled"],
+            Field(
+                "count",
+                "rounds",
+                "lower",
+                "stalled rounds of the finished matches (dealt again)",
+                of="rounds_played",
+            ),
+        ),
+        rate(
+            "stalled_rate",
+            "stalled",
+            Field(
+                "rate",
+                "share of the finished matches' rounds stalled",
+                "lower",
+                "stalled rounds, dealt again",
+            ),
+            of="rounds_played",
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -341,6 +387,12 @@ class Play:
     uncounted
         One-slot record pieces that are 1 when the game enters no figure (stalled, replayed,
         abandoned; RULES.md §6).
+
+    Raises
+    ------
+    ValueError
+        For an aggregate piece one per seat (:data:`SEATS`): the kernels freeze the
+        aggregates' offsets, so every aggregate piece has a fixed width.
     histograms
         The histograms the aggregates carry.
     """
@@ -353,6 +405,14 @@ class Play:
     uncounted: tuple[str, ...] = ()
     histograms: tuple[Histogram, ...] = ()
 
+    def __post_init__(self) -> None:
+        per_seat = [p.name for p in self.agg if p.width == SEATS]
+        if per_seat:  # the kernels freeze the aggregates' offsets: they cannot hang on the table
+            raise ValueError(
+                f"{self.agg.name}: an aggregate piece is never one per seat ({', '.join(per_seat)}); "
+                "give it a slot for every seat up to the game's most"
+            )
+
     def fields(self) -> dict[str, Field]:
         """Every figure's and outcome's meaning, by name: the seats', the run's, the outcomes'."""
         out: dict[str, Field] = {}
@@ -364,6 +424,7 @@ class Play:
 
 
 __all__ = [
+    "ERROR_ROW_WIDTH",
     "FIGURE_HOWS",
     "OUTCOME_READS",
     "PIECE_KINDS",
@@ -379,5 +440,7 @@ __all__ = [
     "mean",
     "rate",
     "ratio",
+    "rounds_played",
     "setting",
+    "stalled_rounds",
 ]

@@ -22,6 +22,7 @@ from simulator.compiling import announced, kernel_message
 from simulator.containment import ANSWER_COLUMN, RAISED, checked_decide, describe_raised, watched, who
 from simulator.games.base import Game, Table
 from simulator.illegal import describe_illegal, where
+from simulator.layout import ERROR_ROW_WIDTH
 from simulator.specialise import specialised_kernel
 from strategies.checks import check_compiles
 from strategies.registry import Player
@@ -111,7 +112,7 @@ class BlockRunner:
         if n_chunks is None:
             n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
         agg = np.zeros((n_chunks, self.width), dtype=np.int64)
-        err = np.zeros((n_chunks, 8), dtype=np.int64)
+        err = np.zeros((n_chunks, ERROR_ROW_WIDTH), dtype=np.int64)
         args = (
             self.kernel.sids,
             self.params,
@@ -137,7 +138,7 @@ class BlockRunner:
             n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
         cols = self.table.game.record_columns(self.unit, self.table.n_seats)
         rec = np.zeros((n, len(cols)), dtype=np.int64)
-        err = np.zeros((n_chunks, 8), dtype=np.int64)
+        err = np.zeros((n_chunks, ERROR_ROW_WIDTH), dtype=np.int64)
         args = (
             self.kernel.sids,
             self.params,

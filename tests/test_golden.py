@@ -22,6 +22,19 @@ COMMANDS = {
     "spokelse_matches": "simulate spokelse -s threshold:k=4 -s expect --matches 20000 --seed 7 --json",
     "gris_rounds": "simulate gris --players 4 -s greedy --rounds 100000 --seed 7 --json",
     "gris_nese_rounds": "simulate gris-nese --players 5 -s greedy --rounds 100000 --seed 7 --json",
+    # Runs whose games do not all count (RULES.md §6), so that every denominator is tested.
+    "gris_rounds_stalled": (
+        "simulate gris --players 3 -s random --rule circulation=off --rounds 3000 --seed 7 --json"
+    ),
+    "gris_matches_stalled": (
+        "simulate gris --players 3 -s random --rule circulation=off --matches 300 --seed 7 --json"
+    ),
+    "gris_nese_rounds_replayed": (
+        "simulate gris-nese --players 8 -s random --rule unclear_margin=0.05 --rounds 2000 --seed 7 --json"
+    ),
+    "gris_nese_matches_replayed": (
+        "simulate gris-nese --players 5 -s greedy --rule unclear_margin=0.05 --matches 2000 --seed 7 --json"
+    ),
 }
 
 

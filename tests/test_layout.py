@@ -3,7 +3,8 @@ histograms, the outcomes and the record columns generated from the declarations,
 ``docs/records.md`` in step with them.
 
 ``python tests/test_layout.py --regenerate`` rewrites the generated block of
-``docs/records.md`` after a record layout or a metric changed.
+``docs/records.md`` after a record layout or a metric changed, and the tables of
+``docs/observations.md`` after an observation layout changed.
 """
 
 import ast
@@ -20,13 +21,19 @@ from simulator import figures
 from simulator.fields import Field
 from simulator.games import all_games
 from simulator.games.base import UNITS
-from simulator.layout import SEATS, Layout, Outcome, Piece, Play, rate
+from simulator.layout import SEATS, Figure, Layout, Outcome, Piece, Play, rate, ratio
 from simulator.records import column_docs, columns_doc, record_schema
+from simulator.stats import rate_ci
 
 GAMES = all_games()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "records.md"
 BEGIN = "<!-- columns: generated from the games' record layouts by `python tests/test_layout.py --regenerate` -->\n"
 END = "<!-- end of columns -->\n"
+OBS_DOC = DOC.parent / "observations.md"
+OBS_BEGIN = (
+    "<!-- observations: generated from the games' layouts by `python tests/test_layout.py --regenerate` -->\n"
+)
+OBS_END = "<!-- end of observations -->\n"
 CASES = [(name, unit) for name in GAMES for unit in UNITS]
 # How each kind of figure reads its pieces, and the kind of its field.
 READS = {"rate": ("count",), "mean": ("sum", "sum2"), "diff": ("sum", "sum2", "cross"), "ratio": ("sum",)}
@@ -214,6 +221,122 @@ def test_a_hand_made_aggregate_gives_the_figures_by_their_formulas():
     assert 0 < out["seats"][1]["win_rate_ci"][0] < 0.25 < out["seats"][1]["win_rate_ci"][1]
 
 
+def _hand_made(name: str, unit: str, values: dict) -> np.ndarray:
+    """An aggregate row with the given pieces set (a list fills a wide piece's first slots)."""
+    play = GAMES[name].play(unit)
+    agg = np.zeros(play.agg.size(), np.int64)
+    for piece, value in values.items():
+        at = play.agg.offset(piece)
+        vals = value if isinstance(value, list) else [value]
+        agg[at : at + len(vals)] = vals
+    return agg
+
+
+def _summary(name: str, unit: str, n_seats: int, values: dict, n: int) -> dict:
+    game = GAMES[name]
+    players = [Player(f"p{s}") for s in range(n_seats)]
+    return game.summarise(_hand_made(name, unit, values), game.table(n_seats=n_seats), players, unit, n)
+
+
+def _rates(figures: dict, expected: dict[str, tuple[int, int]]) -> None:
+    """Each rate is its count out of the right total, with that total's Wilson interval."""
+    for key, (k, of) in expected.items():
+        value, ci = rate_ci(k, of)
+        assert figures[key] == pytest.approx(value), (key, k, of)
+        assert figures[f"{key}_ci"] == pytest.approx(ci), (key, k, of)
+
+
+# Hand-made aggregates with games that enter no figure (stalled, replayed, abandoned,
+# capped): each figure is checked against its count over the total it must be out of.
+HAND_MADE = [
+    "spokelse-round",
+    "spokelse-match",
+    "gris-round",
+    "gris-match",
+    "gris-nese-round",
+    "gris-nese-match",
+]
+
+
+def test_the_hand_made_cases_cover_every_game_and_unit():
+    assert sorted(HAND_MADE) == sorted(f"{name}-{unit}" for name, unit in CASES)
+
+
+def test_gris_rounds_rest_on_the_finished_rounds_stalled_ones_on_all():
+    signal, letter, dealt = [30, 20, 25, 15], [20, 25, 30, 15], [0, 3, 2, 4]
+    v = {"finished": 90, "stalled": 10, "dealt": 9, "passes": 900, "passes2": 9_900}
+    v |= {"signal": signal, "letter": letter, "dealt_seat": dealt}
+    out = _summary("gris", "round", 4, v, 100)
+    assert (out["finished"], out["stalled"], out["mean_passes"]) == (90, 10, 10.0)
+    _rates(out, {"stalled_rate": (10, 100), "dealt_signal_rate": (9, 90)})
+    for s, seat in enumerate(out["seats"]):
+        want = {"signal_first_rate": (signal[s], 90), "letter_rate": (letter[s], 90)}
+        _rates(seat, want | {"dealt_complete_rate": (dealt[s], 90)})
+
+
+def test_gris_matches_rest_on_the_finished_matches_stalled_rounds_on_all_deals():
+    losses, letters, first = [10, 12, 11, 12], [90, 100, 80, 95], [11, 12, 11, 11]
+    v = {"finished": 45, "abandoned": 5, "stalled": 12, "rounds": 300, "rounds2": 2_100}
+    v |= {"passes": 6_000, "passes2": 130_000, "losses": losses, "letters": letters}
+    v |= {"letters2": [250, 260, 200, 240], "first_dealt": first}
+    out = _summary("gris", "match", 4, v, 50)
+    assert (out["finished"], out["abandoned"], out["rounds_played"], out["stalled"]) == (45, 5, 312, 12)
+    assert out["mean_rounds"] == pytest.approx(300 / 45) and out["mean_passes"] == 20.0
+    _rates(out, {"abandoned_rate": (5, 50), "stalled_rate": (12, 312)})
+    for s, seat in enumerate(out["seats"]):
+        _rates(seat, {"loss_rate": (losses[s], 45), "first_dealer_rate": (first[s], 45)})
+        assert seat["mean_letters"] == pytest.approx(letters[s] / 45)
+
+
+def test_gris_nese_rounds_rest_on_the_counted_rounds_stalled_and_replayed_on_all():
+    signal, out_ = [20, 10, 15, 25, 10], [16, 20, 14, 10, 20]
+    v = {"counted": 80, "stalled": 5, "replayed": 15, "passes": 800, "passes2": 9_000}
+    v |= {"dealt": 8, "all": 4, "signal": signal, "out": out_}
+    out = _summary("gris-nese", "round", 5, v, 100)
+    assert (out["stalled"], out["replayed"], out["mean_passes"]) == (5, 15, 10.0)
+    _rates(out, {"dealt_signal_rate": (8, 80), "all_signal_rate": (4, 80)})
+    _rates(out, {"stalled_rate": (5, 100), "replayed_rate": (15, 100)})
+    for s, seat in enumerate(out["seats"]):
+        _rates(seat, {"signal_first_rate": (signal[s], 80), "eliminated_rate": (out_[s], 80)})
+
+
+def test_gris_nese_matches_rest_on_the_finished_matches_redeals_on_all_deals():
+    wins, place = [20, 14, 12, 16, 10], [80, 100, 110, 90, 115]
+    v = {"finished": 36, "abandoned": 4, "stalled": 6, "replayed": 18, "rounds": 108, "rounds2": 324}
+    v |= {"wins": wins, "place": place, "place2": [200, 300, 360, 250, 390]}
+    out = _summary("gris-nese", "match", 5, v, 40)
+    assert (out["rounds_played"], out["replayed"], out["stalled"], out["abandoned"]) == (132, 18, 6, 4)
+    assert out["mean_rounds"] == 3.0
+    _rates(out, {"replayed_rate": (18, 132), "stalled_rate": (6, 132), "abandoned_rate": (4, 40)})
+    for s, seat in enumerate(out["seats"]):
+        _rates(seat, {"win_rate": (wins[s], 36)})
+        assert seat["mean_place"] == pytest.approx(place[s] / 36)
+
+
+def test_spokelse_rounds_count_capped_rounds_in_every_figure():
+    v = {"score_sum": [300, 340], "score_sum2": [12_000, 14_000], "wins": [4, 5], "ties": 1}
+    v |= {"capped": 2, "turns": 500, "score_cross": 9_000}
+    out = _summary("spokelse", "round", 2, v, 10)
+    assert out["capped"] == 2 and out["mean_turns"] == 50.0
+    assert out["mean_score_diff"] == pytest.approx((300 - 340) * 0.5 / 10)
+    _rates(out, {"tie_rate": (1, 10), "capped_rate": (2, 10)})
+    for s, seat in enumerate(out["seats"]):
+        _rates(seat, {"win_rate": ([4, 5][s], 10)})
+        assert seat["mean_score"] == pytest.approx([300, 340][s] * 0.5 / 10)
+
+
+def test_spokelse_matches_count_capped_rounds_out_of_all_rounds():
+    v = {"losses": [12, 7], "draws": 1, "rounds": 100, "rounds2": 600, "capped": 5}
+    v |= {"total_sum": [700, 600], "total_sum2": [30_000, 25_000], "first_dealt": [10, 10]}
+    v |= {"first_dealer_lost": 9}
+    out = _summary("spokelse", "match", 2, v, 20)
+    assert (out["rounds_played"], out["capped"], out["mean_rounds"]) == (100, 5, 5.0)
+    _rates(out, {"draw_rate": (1, 20), "first_dealer_loss_rate": (9, 20), "capped_rate": (5, 100)})
+    for s, seat in enumerate(out["seats"]):
+        _rates(seat, {"loss_rate": ([12, 7][s], 20), "first_dealer_rate": (10, 20)})
+        assert seat["mean_total"] == pytest.approx([700, 600][s] * 0.5 / 20)
+
+
 @pytest.mark.parametrize(("name", "unit"), CASES)
 def test_histograms_are_the_declared_pieces_one_per_seat_at_the_table(name, unit):
     game = GAMES[name]
@@ -302,6 +425,17 @@ def test_a_layout_refuses_what_cannot_be_laid_out():
         layout.offset("c")
     with pytest.raises(ValueError, match="read is one of"):
         Outcome("o", "a", "sum", "", True, Field("rate", "share"))
+    with pytest.raises(ValueError, match="how is one of"):
+        Figure("f", "median", ("a",), Field("mean", "games"))
+    per_seat = Layout("t", [Piece("won", "count", "games seat {s} won", SEATS)])
+    with pytest.raises(ValueError, match="never one per seat"):
+        Play(per_seat, layout, (), (), ())
+
+
+def test_a_ratio_reads_its_piece_in_the_reported_unit():
+    agg = Layout("t", [Piece("half", "sum", "half points", scale=0.5)])
+    play = Play(agg, Layout("r", []), (ratio("points", "half", Field("mean", "points")),), (), ())
+    assert figures.summarise(play, np.array([30]), 1, [Player("a")], 10)["points"] == 1.5
 
 
 def test_a_new_play_needs_only_declarations():
@@ -331,9 +465,34 @@ def test_docs_records_md_lists_the_declared_columns():
     """Regenerate with ``python tests/test_layout.py --regenerate`` after a layout changed."""
     assert _generated_block(DOC.read_text(encoding="utf-8")) == columns_doc()
     for name, unit in CASES:
-        for col in GAMES[name].record_columns(unit, 2 if name != "gris-nese" else 3):
+        for col in GAMES[name].record_columns(unit, GAMES[name].min_seats):
             stem = col.rstrip("0123456789")
             assert f"`{col}`" in columns_doc() or f"`{stem}<s>`" in columns_doc(), col
+
+
+def observations_doc() -> str:
+    """Every game's observation row as a markdown table (``Layout.markdown``)."""
+    parts = []
+    for game in GAMES.values():
+        obs = game.observation
+        parts.append(f"### {game.name}: {obs.name}\n\n{obs.doc[0].upper()}{obs.doc[1:]}.\n\n{obs.markdown()}")
+    return "\n".join(parts)
+
+
+def _observations_block(text: str) -> str:
+    assert OBS_BEGIN in text and OBS_END in text, "docs/observations.md lost its generated markers"
+    return text[text.index(OBS_BEGIN) + len(OBS_BEGIN) : text.index(OBS_END)]
+
+
+def test_docs_observations_md_lists_the_declared_observation_fields():
+    """Regenerate with ``python tests/test_layout.py --regenerate`` after a layout changed."""
+    assert _observations_block(OBS_DOC.read_text(encoding="utf-8")) == observations_doc()
+    for game in GAMES.values():
+        for piece, start, _ in game.observation.spans():
+            table = game.observation.markdown().splitlines()
+            line = next(x for x in table if x.startswith(f"| `{piece.name.upper()}` |"))
+            assert line.startswith(f"| `{piece.name.upper()}` | {start} | {piece.span()} | {piece.kind} |")
+            assert not piece.unit or line.endswith(f"({piece.unit}) |"), line
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--regenerate"]:
@@ -341,3 +500,9 @@ if __name__ == "__main__" and sys.argv[1:] == ["--regenerate"]:
     old = _generated_block(text)
     DOC.write_text(text.replace(BEGIN + old + END, BEGIN + columns_doc() + END), encoding="utf-8")
     print(f"wrote the columns of {DOC.name}")
+    text = OBS_DOC.read_text(encoding="utf-8")
+    old = _observations_block(text)
+    OBS_DOC.write_text(
+        text.replace(OBS_BEGIN + old + OBS_END, OBS_BEGIN + observations_doc() + OBS_END), encoding="utf-8"
+    )
+    print(f"wrote the tables of {OBS_DOC.name}")

@@ -177,8 +177,9 @@ class Game(ABC):
             raise InputError(f"{self.name} is played in {' or '.join(self.plays)}, not {unit!r}") from None
 
     def agg_size(self, unit: str, n_seats: int) -> int:
-        """Length of one row of aggregates."""
-        return self.play(unit).agg.size()
+        """Length of one row of aggregates (fixed: :class:`~simulator.layout.Play` refuses
+        aggregate pieces one per seat, so ``n_seats`` does not change it)."""
+        return self.play(unit).agg.size(n_seats)
 
     def summarise(self, agg: np.ndarray, table: Table, players: Sequence, unit: str, n: int) -> dict:
         """JSON-ready figures: top-level fields plus ``seats`` (a list of dicts), each

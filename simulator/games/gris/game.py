@@ -21,7 +21,17 @@ from simulator.games.gris.variants import (
     STALL_CAP,
     Rules,
 )
-from simulator.layout import Histogram, Outcome, Play, count, mean, rate, setting
+from simulator.layout import (
+    Histogram,
+    Outcome,
+    Play,
+    count,
+    mean,
+    rate,
+    rounds_played,
+    setting,
+    stalled_rounds,
+)
 from simulator.reaction import profile_arrays
 
 
@@ -131,33 +141,8 @@ MATCH = Play(
             ),
         ),
         rate("abandoned_rate", "abandoned", Field("rate", "share of matches abandoned", "lower")),
-        count(
-            "rounds_played",
-            ["rounds", "stalled"],
-            Field("count", "rounds", words="rounds dealt in the finished matches, stalled ones included"),
-        ),
-        count(
-            "stalled",
-            ["stalled"],
-            Field(
-                "count",
-                "rounds",
-                "lower",
-                "stalled rounds of the finished matches (dealt again)",
-                of="rounds_played",
-            ),
-        ),
-        rate(
-            "stalled_rate",
-            "stalled",
-            Field(
-                "rate",
-                "share of the finished matches' rounds stalled",
-                "lower",
-                "stalled rounds, dealt again",
-            ),
-            of="rounds_played",
-        ),
+        rounds_played(["rounds", "stalled"], "rounds dealt in the finished matches, stalled ones included"),
+        *stalled_rounds(),
         mean("mean_rounds", "rounds", "rounds2", Field("mean", "rounds per finished match"), of="finished"),
         # passes per counted round; rounds of one match are independent deals
         mean("mean_passes", "passes", "passes2", Field("mean", "passes per round"), of="rounds"),

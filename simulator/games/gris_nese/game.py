@@ -20,7 +20,7 @@ from simulator.games.gris_nese.variants import (
     UNCLEAR_MARGIN_RANGE,
     Rules,
 )
-from simulator.layout import Histogram, Outcome, Play, count, mean, rate
+from simulator.layout import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
 from simulator.reaction import profile_arrays
 
 
@@ -141,14 +141,9 @@ MATCH = Play(
             ),
             of="finished",
         ),
-        count(
-            "rounds_played",
+        rounds_played(
             ["rounds", "stalled", "replayed"],
-            Field(
-                "count",
-                "rounds",
-                words="rounds dealt in the finished matches, stalled and replayed ones included",
-            ),
+            "rounds dealt in the finished matches, stalled and replayed ones included",
         ),
         count(
             "replayed",
@@ -165,28 +160,7 @@ MATCH = Play(
             ),
             of="rounds_played",
         ),
-        count(
-            "stalled",
-            ["stalled"],
-            Field(
-                "count",
-                "rounds",
-                "lower",
-                "stalled rounds of the finished matches (dealt again)",
-                of="rounds_played",
-            ),
-        ),
-        rate(
-            "stalled_rate",
-            "stalled",
-            Field(
-                "rate",
-                "share of the finished matches' rounds stalled",
-                "lower",
-                "stalled rounds, dealt again",
-            ),
-            of="rounds_played",
-        ),
+        *stalled_rounds(),
         count(
             "abandoned",
             ["abandoned"],
