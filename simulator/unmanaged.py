@@ -40,3 +40,13 @@ def unmanaged_row(a, i):
 def unmanaged_item(a, i):
     """Element ``i`` of a 1-D array as an unowned one-element array (a stream's state)."""
     return carray(_address_as_void_pointer(a[i:].ctypes.data), (1,), dtype=a.dtype)
+
+
+@njit(cache=True)
+def keep_alive(a):
+    """A use of ``a`` that the compiler keeps: call it after the last use of a view of ``a``.
+
+    Numba releases an array after its last use in the code, and a view made here does
+    not count as one; this call marks where the views stop being used.  It is not inlined
+    by numba, so it stays a use; it does nothing, so it costs nothing once compiled."""
+    return None

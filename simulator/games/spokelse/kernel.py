@@ -18,22 +18,28 @@ import numpy as np
 from numba import njit, prange
 
 from simulator.games.spokelse.observation import (
+    DISCARD_TOP,
+    DISCARD_VALUE,
     FROM_DISCARD,
     HAND,
     HAND_VALUE,
+    HIGH,
+    HIGH_SLOT,
     OPP_SLOT,
     PHASE,
     PLACE,
+    SLOT,
+    SLOT_VALUE,
     SOURCE,
     STOCK_LEFT,
     TURN,
+    UNKNOWN_SLOT,
 )
 from simulator.games.spokelse.rules import (
     DISCARD_PILE,
     ERR_SIZE,
     FIRST_STOCK,
     HIST_BINS,
-    LOG_FIELDS,
     M_CAPPED,
     M_DRAWS,
     M_FIRST_DEALER_LOST,
@@ -55,38 +61,45 @@ from simulator.games.spokelse.rules import (
     RHIST_BINS,
     STOCK,
     THROW,
+    UNSEEN_OF,
+    card_values_nb,
     deal_nb,
     first_dealer_nb,
     init_obs_nb,
-    know_slot_nb,
     score_nb,
-    see_nb,
-    set_discard_top_nb,
-    summarise_slots_nb,
+    unowned_nb,
     workspace_nb,
 )
 from simulator.games.spokelse.variants import TURN_CAP
 from simulator.rng import DEAL, DECIDE, stream_key_nb
-from simulator.unmanaged import unmanaged_item, unmanaged_row
+from simulator.unmanaged import keep_alive, unmanaged, unmanaged_item, unmanaged_row
 from strategies.spokelse import decide_builtin_nb as decide_nb
 
 
 @njit(cache=True)
-def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, dealer, ws, err, log):
+def play_round_nb(sids, params, card_value, target_half, totals, seed, game, deal, dealer, ws, err, log):
     """Play one round; return (score seat 0, score seat 1, turns, capped).
 
-    ``ws`` is the workspace tuple from :func:`workspace_nb`.  On an illegal
-    action ``err`` is filled and the round stops (the caller checks ``err[0]``).
+    ``card_value[c]`` is card ``c``'s points in half points (rules.card_values_nb).
+
+    ``ws`` is the workspace tuple from :func:`workspace_nb`, as views without reference
+    counting (:func:`unowned_nb`), and so are the other arrays: every array passed to a
+    function that is not inlined would otherwise cost atomic reference count updates.  On
+    an illegal action ``err`` is filled and the round stops (the caller checks ``err[0]``).
     Rows of ``log`` (if it has any) receive each turn.
+
+    The turn loop indexes arrays directly and calls no function that takes an array but
+    the strategies: a call there (even one numba inlines) keeps reference counting calls
+    in the loop, and they cost more than the rest of the turn.
     """
-    deck, slot, ghost, pile, obs, seen, rng = ws
+    deck, slot, ghost, pile, obs, seen, rng = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
     rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
     rng[1] = stream_key_nb(seed, game, DECIDE, deal, 0)
     rng[2] = stream_key_nb(seed, game, DECIDE, deal, 1)
     deal_nb(rng, deck, slot, ghost, dealer)
     pile[0] = deck[10]
     n_pile = 1
-    init_obs_nb(obs, seen, slot, values, totals, target_half, deck[10])
+    init_obs_nb(obs, seen, slot, card_value, totals, target_half, deck[10])
     top = FIRST_STOCK
     turns = 0
     capped = 0
@@ -104,7 +117,13 @@ def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, d
         obs[p, HAND] = -1
         obs[p, HAND_VALUE] = -1
         obs[p, FROM_DISCARD] = 0
-        set_discard_top_nb(obs, p, pile, n_pile)
+        if n_pile > 0:
+            d = pile[n_pile - 1]
+            obs[p, DISCARD_TOP] = d
+            obs[p, DISCARD_VALUE] = card_value[d]
+        else:
+            obs[p, DISCARD_TOP] = -1
+            obs[p, DISCARD_VALUE] = -1
         obs[p, STOCK_LEFT] = 52 - top
         obs[p, TURN] = turns
         a = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
@@ -112,27 +131,48 @@ def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, d
             c = deck[top]
             top += 1
             from_discard = 0
-            see_nb(obs, seen, p, c)
+            # The drawer learns where this card is (perfect memory): one fewer unseen of its rank.
+            bit = np.uint64(1) << np.uint64(c)
+            obs[p, UNSEEN_OF[c]] -= np.int64((seen[p] & bit) == 0)
+            seen[p] |= bit
+            obs[p, STOCK_LEFT] = 52 - top
         elif a == DISCARD_PILE and n_pile > 0:
             n_pile -= 1
             c = pile[n_pile]
             from_discard = 1
+            if n_pile > 0:
+                d = pile[n_pile - 1]
+                obs[p, DISCARD_TOP] = d
+                obs[p, DISCARD_VALUE] = card_value[d]
+            else:
+                obs[p, DISCARD_TOP] = -1
+                obs[p, DISCARD_VALUE] = -1
         else:
             err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, SOURCE, a, turns, sids[p]
             return 0, 0, turns, 0
         # 2. Throw it away (stock cards only) or swap it into a slot.
         obs[p, PHASE] = PLACE
         obs[p, HAND] = c
-        obs[p, HAND_VALUE] = values[c % 13]
+        obs[p, HAND_VALUE] = card_value[c]
         obs[p, FROM_DISCARD] = from_discard
-        set_discard_top_nb(obs, p, pile, n_pile)
-        obs[p, STOCK_LEFT] = 52 - top
         b = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
         if 0 <= b < 4:
             out = slot[p, b]
             slot[p, b] = c
-            know_slot_nb(obs, p, b, c)
-            summarise_slots_nb(obs, p)
+            obs[p, SLOT + b] = c
+            obs[p, SLOT_VALUE + b] = card_value[c]
+            # HIGH, HIGH_SLOT and UNKNOWN_SLOT of the row as it is now.
+            h, h_slot, u = -1, -1, -1
+            for i in range(4):
+                v = obs[p, SLOT_VALUE + i]
+                if v < 0:
+                    if u < 0:
+                        u = i
+                elif v > h:
+                    h, h_slot = v, i
+            obs[p, HIGH] = h
+            obs[p, HIGH_SLOT] = h_slot
+            obs[p, UNKNOWN_SLOT] = u
             # A card from the discard pile is public; a stock card is not.
             obs[1 - p, OPP_SLOT + b] = c if from_discard == 1 else -1
         elif b == THROW and from_discard == 0:
@@ -142,10 +182,13 @@ def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, d
             return 0, 0, turns, 0
         pile[n_pile] = out
         n_pile += 1
-        see_nb(obs, seen, 0, out)
-        see_nb(obs, seen, 1, out)
-        obs[p, HAND] = -1
-        obs[p, HAND_VALUE] = -1
+        # Both players see the card thrown face up (branch-free: cards come in random order).
+        bit = np.uint64(1) << np.uint64(out)
+        r = UNSEEN_OF[out]
+        obs[0, r] -= np.int64((seen[0] & bit) == 0)
+        obs[1, r] -= np.int64((seen[1] & bit) == 0)
+        seen[0] |= bit
+        seen[1] |= bit
         if turns < log.shape[0]:
             log[turns, 0], log[turns, 1], log[turns, 2] = turns, p, a
             log[turns, 3], log[turns, 4], log[turns, 5] = c, b, out
@@ -153,25 +196,25 @@ def play_round_nb(sids, params, values, target_half, totals, seed, game, deal, d
         if top == 52:  # RULES.md §3: the round ends with the turn that drew the last stock card
             break
         p = 1 - p
-    s0 = score_nb(values, slot[0], ghost[0])
-    s1 = score_nb(values, slot[1], ghost[1])
+    s0 = score_nb(card_value, slot, ghost, 0)
+    s1 = score_nb(card_value, slot, ghost, 1)
     return s0, s1, turns, capped
 
 
 @njit(cache=True)
-def play_match_nb(sids, params, values, target_half, seed, game, ws, err, out):
-    """Play one match.  ``out`` receives [total0, total1, rounds, capped rounds,
-    first dealer, loser (-1 = draw)]; round scores go to the caller through ``hist``."""
-    rng = ws[6]
+def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
+    """Play one match.  ``ws[8]`` receives [total0, total1, rounds, capped rounds,
+    first dealer, loser (-1 = draw)]."""
+    rng, totals, out, no_log = ws[6], ws[7], ws[8], ws[9]
     first = first_dealer_nb(seed, game, rng)
-    totals = np.zeros(2, np.int64)
-    rounds = 0
+    totals[0] = 0
+    totals[1] = 0
+    rounds = np.int64(0)  # not the literal 0: play_round_nb then compiles once for every caller
     capped = 0
     while True:
         dealer = first if rounds % 2 == 0 else 1 - first  # the deal alternates
-        empty_log = np.empty((0, LOG_FIELDS), np.int64)
         s0, s1, _, c = play_round_nb(
-            sids, params, values, target_half, totals, seed, game, rounds, dealer, ws, err, empty_log
+            sids, params, card_value, target_half, totals, seed, game, rounds, dealer, ws, err, no_log
         )
         if err[0] != 0:
             return
@@ -189,13 +232,19 @@ def play_match_nb(sids, params, values, target_half, seed, game, ws, err, out):
 
 
 @njit(cache=True)
-def rounds_chunk_nb(sids, params, values, seed, g0, g1, agg, err):
-    ws = workspace_nb()
-    totals = np.zeros(2, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
+def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
+    """Rounds ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
+    totals, no_log = ws[7], ws[9]
+    totals[0] = 0
+    totals[1] = 0
+    no_target = np.int64(0)  # typed as in play_match_nb, so that play_round_nb compiles once
+    first_deal = np.int64(0)
+    dealer = np.int64(1)
     for g in range(g0, g1):
         # RULES.md §3: in round simulations seat 1 deals and seat 0 starts.
-        s0, s1, turns, capped = play_round_nb(sids, params, values, 0, totals, seed, g, 0, 1, ws, err, no_log)
+        s0, s1, turns, capped = play_round_nb(
+            sids, params, card_value, no_target, totals, seed, g, first_deal, dealer, ws, err, no_log
+        )
         if err[0] != 0:
             return
         agg[R_SUM] += s0
@@ -216,11 +265,11 @@ def rounds_chunk_nb(sids, params, values, seed, g0, g1, agg, err):
 
 
 @njit(cache=True)
-def matches_chunk_nb(sids, params, values, target_half, seed, g0, g1, agg, err):
-    ws = workspace_nb()
-    out = np.zeros(6, np.int64)
+def matches_chunk_nb(sids, params, card_value, target_half, seed, g0, g1, agg, err, ws):
+    """Matches ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
+    out = ws[8]
     for g in range(g0, g1):
-        play_match_nb(sids, params, values, target_half, seed, g, ws, err, out)
+        play_match_nb(sids, params, card_value, target_half, seed, g, ws, err)
         if err[0] != 0:
             return
         t0, t1, rounds, capped, first, loser = out[0], out[1], out[2], out[3], out[4], out[5]
@@ -243,12 +292,18 @@ def matches_chunk_nb(sids, params, values, target_half, seed, g0, g1, agg, err):
 
 @njit(cache=True)
 def chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg, err):
-    values = rules_i[:13]  # points of each rank in half points
+    owned = workspace_nb()
+    ws = unowned_nb(owned)
+    card_value = ws[10]
+    card_values_nb(rules_i, card_value)  # rules_i[:13]: points of each rank in half points
     target_half = rules_i[13]
     if unit == 0:
-        rounds_chunk_nb(sids, params, values, seed, g0, g1, agg, err)
+        rounds_chunk_nb(unmanaged(sids), unmanaged(params), card_value, seed, g0, g1, agg, unmanaged(err), ws)
     else:
-        matches_chunk_nb(sids, params, values, target_half, seed, g0, g1, agg, err)
+        matches_chunk_nb(
+            unmanaged(sids), unmanaged(params), card_value, target_half, seed, g0, g1, agg, unmanaged(err), ws
+        )
+    keep_alive(owned)
 
 
 @njit(cache=True, parallel=True)
@@ -266,25 +321,30 @@ def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err)
 @njit(cache=True)
 def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
-    values = rules_i[:13]
+    owned = workspace_nb()
+    ws = unowned_nb(owned)
+    sids, params, err = unmanaged(sids), unmanaged(params), unmanaged(err)
+    card_value = ws[10]
+    card_values_nb(rules_i, card_value)
     target_half = rules_i[13]
-    ws = workspace_nb()
-    totals = np.zeros(2, np.int64)
-    out = np.zeros(6, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    totals, out, no_log = ws[7], ws[8], ws[9]
+    no_target = np.int64(0)
+    first_deal = np.int64(0)
+    dealer = np.int64(1)
     for g in range(g0, g1):
         row = rec[g - g0]
         if unit == 0:
             s0, s1, turns, capped = play_round_nb(
-                sids, params, values, 0, totals, seed, g, 0, 1, ws, err, no_log
+                sids, params, card_value, no_target, totals, seed, g, first_deal, dealer, ws, err, no_log
             )
             row[0], row[1], row[2], row[3] = s0, s1, turns, capped
         else:
-            play_match_nb(sids, params, values, target_half, seed, g, ws, err, out)
+            play_match_nb(sids, params, card_value, target_half, seed, g, ws, err)
             for i in range(6):
                 row[i] = out[i]
         if err[0] != 0:
-            return
+            break
+    keep_alive(owned)
 
 
 @njit(cache=True, parallel=True)
@@ -300,9 +360,23 @@ def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, 
 @njit(cache=True)
 def trace_round_nb(sids, params, values, target_half, totals, seed, game, deal, dealer, log):
     """One round with the shipped strategies, every turn written to ``log`` (for tests)."""
-    ws = workspace_nb()
+    owned = workspace_nb()
+    ws = unowned_nb(owned)
     err = np.zeros(ERR_SIZE, np.int64)
+    card_values_nb(values, ws[10])
     s0, s1, turns, capped = play_round_nb(
-        sids, params, values, target_half, totals, seed, game, deal, dealer, ws, err, log
+        unmanaged(sids),
+        unmanaged(params),
+        ws[10],
+        np.int64(target_half),
+        unmanaged(totals),
+        np.int64(seed),
+        np.int64(game),
+        np.int64(deal),
+        np.int64(dealer),
+        ws,
+        unmanaged(err),
+        unmanaged(log),
     )
+    keep_alive(owned)
     return s0, s1, turns, capped, err[0]

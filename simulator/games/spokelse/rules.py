@@ -11,8 +11,6 @@ from numba import njit
 
 from simulator.games.spokelse.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
     HIGH,
     HIGH_SLOT,
     MY_TOTAL,
@@ -27,6 +25,7 @@ from simulator.games.spokelse.observation import (
     VALUE,
 )
 from simulator.rng import DEALER, below_nb, shuffle_nb, stream_key_nb
+from simulator.unmanaged import unmanaged, unmanaged_item
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
 FIRST_STOCK = 11  # deck[0..9] dealt, deck[10] the first discard, deck[11..51] the stock
@@ -60,40 +59,34 @@ M_SIZE = MATCH_AGG.size()
 
 LOG_FIELDS = 6  # turn, seat, source, taken, place, discarded
 
-
-@njit(cache=True)
-def see_nb(obs, seen, seat, card):
-    """``seat`` learns where ``card`` is (perfect memory): one fewer unseen of its rank."""
-    bit = np.uint64(1) << np.uint64(card)
-    new = (seen[seat] & bit) == 0
-    seen[seat] |= bit
-    obs[seat, UNSEEN + card % 13] -= np.int64(new)  # branch-free: cards come in random order
+# UNSEEN_OF[c]: the observation field counting the unseen cards of card c's rank (a
+# constant table: the round loop avoids the five instructions of a signed ``c % 13``).
+UNSEEN_OF = (UNSEEN + np.arange(52, dtype=np.int64) % 13).astype(np.int64)
 
 
 @njit(cache=True)
-def set_discard_top_nb(obs, seat, pile, n_pile):
-    if n_pile > 0:
-        top = pile[n_pile - 1]
-        obs[seat, DISCARD_TOP] = top
-        obs[seat, DISCARD_VALUE] = obs[seat, VALUE + top % 13]
-    else:
-        obs[seat, DISCARD_TOP] = -1
-        obs[seat, DISCARD_VALUE] = -1
+def card_values_nb(values, card_value):
+    """``card_value[c]``: the points of card ``c`` (``values`` has one entry per rank).
+
+    The round loop looks a card's points up here rather than computing ``c % 13``:
+    the modulo of a signed integer is a chain of five instructions in every lookup."""
+    for c in range(52):
+        card_value[c] = values[c % 13]
 
 
 @njit(cache=True)
-def score_nb(values, slot_row, ghost):
-    """RULES.md §3: four slots plus the ghost, in half points."""
-    s = values[ghost % 13]
+def score_nb(card_value, slot, ghost, seat):
+    """RULES.md §3: ``seat``'s four slots plus its ghost, in half points."""
+    s = card_value[ghost[seat]]
     for i in range(4):
-        s += values[slot_row[i] % 13]
+        s += card_value[slot[seat, i]]
     return s
 
 
 @njit(cache=True)
 def deal_nb(rng, deck, slot, ghost, dealer):
     """RULES.md §3 deal: five each, one at a time from the non-dealer; the first is the ghost."""
-    shuffle_nb(rng[0:1], deck)
+    shuffle_nb(unmanaged_item(rng, 0), deck)
     non_dealer = 1 - dealer
     for i in range(5):
         for j in range(2):
@@ -106,7 +99,11 @@ def deal_nb(rng, deck, slot, ghost, dealer):
 
 
 @njit(cache=True)
-def init_obs_nb(obs, seen, slot, values, totals, target_half, first_discard):
+def init_obs_nb(obs, seen, slot, card_value, totals, target_half, first_discard):
+    """Both rows of ``obs`` and ``seen`` as the round starts (observation.py's layout).
+
+    Each player knows its slots 0 and 1 and has seen them and the first discard;
+    ``seen[s]`` has a bit per card whose place seat ``s`` knows."""
     for s in range(2):
         for f in range(OBS_SIZE):
             obs[s, f] = -1
@@ -115,42 +112,29 @@ def init_obs_nb(obs, seen, slot, values, totals, target_half, first_discard):
         obs[s, OPP_TOTAL] = totals[1 - s]
         obs[s, TARGET] = target_half
         for r in range(13):
-            obs[s, VALUE + r] = values[r]
+            obs[s, VALUE + r] = card_value[r]  # cards 0-12 are one of each rank
             obs[s, UNSEEN + r] = 4
-        seen[s] = 0
-        # Each player looks at slots 0 and 1.
+        mask = np.uint64(0)
+        for card in (slot[s, 0], slot[s, 1], first_discard):
+            bit = np.uint64(1) << np.uint64(card)
+            obs[s, UNSEEN + card % 13] -= np.int64((mask & bit) == 0)
+            mask |= bit
+        seen[s] = mask
+        h, h_slot = -1, -1
         for i in range(2):
-            know_slot_nb(obs, s, i, slot[s, i])
-            see_nb(obs, seen, s, slot[s, i])
-        see_nb(obs, seen, s, first_discard)
-        summarise_slots_nb(obs, s)
-
-
-@njit(cache=True)
-def know_slot_nb(obs, seat, i, card):
-    """``seat`` knows that its slot ``i`` holds ``card``."""
-    obs[seat, SLOT + i] = card
-    obs[seat, SLOT_VALUE + i] = obs[seat, VALUE + card % 13]
-
-
-@njit(cache=True)
-def summarise_slots_nb(obs, seat):
-    """Refresh HIGH, HIGH_SLOT and UNKNOWN_SLOT after ``seat``'s row changed."""
-    h, h_slot, u = -1, -1, -1
-    for i in range(4):
-        v = obs[seat, SLOT_VALUE + i]
-        if v < 0:
-            if u < 0:
-                u = i
-        elif v > h:
-            h, h_slot = v, i
-    obs[seat, HIGH] = h
-    obs[seat, HIGH_SLOT] = h_slot
-    obs[seat, UNKNOWN_SLOT] = u
+            obs[s, SLOT + i] = slot[s, i]
+            v = card_value[slot[s, i]]
+            obs[s, SLOT_VALUE + i] = v
+            if v > h:
+                h, h_slot = v, i
+        obs[s, HIGH] = h
+        obs[s, HIGH_SLOT] = h_slot
+        obs[s, UNKNOWN_SLOT] = 2  # slots 2 and 3 are unknown
 
 
 @njit(cache=True)
 def workspace_nb():
+    """The arrays one chunk of games plays in (allocated once per chunk, see :func:`unowned_nb`)."""
     deck = np.empty(52, np.int64)
     slot = np.empty((2, 4), np.int64)
     ghost = np.empty(2, np.int64)
@@ -158,11 +142,39 @@ def workspace_nb():
     obs = np.empty((2, OBS_SIZE), np.int64)
     seen = np.empty(2, np.uint64)  # a bit per card this seat knows the place of
     rng = np.empty(3, np.uint64)
-    return (deck, slot, ghost, pile, obs, seen, rng)
+    totals = np.zeros(2, np.int64)  # match totals before the round (zero in round play)
+    out = np.zeros(6, np.int64)  # a match's result (play_match_nb)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)  # no turn log
+    card_value = np.empty(52, np.int64)  # card_values_nb
+    return (deck, slot, ghost, pile, obs, seen, rng, totals, out, no_log, card_value)
+
+
+@njit(cache=True, inline="always")
+def unowned_nb(ws):
+    """The arrays of ``ws`` as views without reference counting (simulator/unmanaged.py).
+
+    Passing an owned array to a function that is not inlined costs two atomic reference
+    count updates per array and call; the round loop passes these views instead.  The
+    caller keeps ``ws`` itself alive (:func:`simulator.unmanaged.keep_alive`) while the
+    views are in use."""
+    deck, slot, ghost, pile, obs, seen, rng, totals, out, no_log, card_value = ws
+    return (
+        unmanaged(deck),
+        unmanaged(slot),
+        unmanaged(ghost),
+        unmanaged(pile),
+        unmanaged(obs),
+        unmanaged(seen),
+        unmanaged(rng),
+        unmanaged(totals),
+        unmanaged(out),
+        unmanaged(no_log),
+        unmanaged(card_value),
+    )
 
 
 @njit(cache=True)
 def first_dealer_nb(seed, game, rng):
     """RULES.md §3: round 1's dealer is drawn at random (the DEALER stream)."""
     rng[0] = stream_key_nb(seed, game, DEALER, 0, 0)
-    return below_nb(rng[0:1], 2)
+    return below_nb(unmanaged_item(rng, 0), 2)
