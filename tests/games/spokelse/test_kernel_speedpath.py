@@ -14,6 +14,7 @@ import pytest
 
 from simulator.cards import N_CARDS, rank_of
 from simulator.games.spokelse import kernel
+from simulator.games.spokelse import layout as L
 from simulator.games.spokelse import rules as R
 from simulator.games.spokelse.observation import UNSEEN
 from simulator.games.spokelse.variants import Rules
@@ -52,7 +53,7 @@ def _play(unit: int, n: int, n_chunks: int, specs: tuple[str, str]) -> tuple[np.
     err = np.zeros((n_chunks, 8), np.int64)
     kernel.run_block_nb(sids, params, rules_i, rules_f, 5, unit, 1000, n, agg, err)
     assert not err[:, 0].any()
-    cols = len(R.REC_ROUND if unit == 0 else R.REC_MATCH)
+    cols = (L.ROUND_REC if unit == 0 else L.MATCH_REC).size()
     rec = np.zeros((n, cols), np.int64)
     err = np.zeros((n_chunks, 8), np.int64)
     kernel.records_block_nb(sids, params, rules_i, rules_f, 5, unit, 1000, n, rec, err)
