@@ -13,6 +13,9 @@ The public API::
                                    rounds=100_000, seed=7)      # paired on the same deals
     comparison.frames["score"]                                  # figures and paired differences
 
+    setup = simulator.Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=100_000, seed=7)
+    simulator.run(setup, simulator.Execution.build(threads=2))  # what simulate does, in two steps
+
     records = simulator.simulate(..., records=True).records(long=True)  # one row per game and seat
     simulator.read_records("runs/rec", long=True)               # the same from a run folder
 
@@ -25,12 +28,13 @@ import types
 from typing import Any
 
 import simulator.cache  # noqa: F401  (first: kernels below are cached with the package digest)
-from simulator.api import InputError, SpecError, simulate, trace
+from simulator.api import InputError, SpecError, run, simulate, trace
 from simulator.compare import CompareResult
 from simulator.games import all_games, get_game
 from simulator.records import read_records
 from simulator.results import Result
 from simulator.runner import StrategyError
+from simulator.setup import Execution, Setup
 
 
 class _CallableModule(types.ModuleType):
@@ -55,14 +59,17 @@ compare = sys.modules["simulator.compare"]
 
 __all__ = [
     "CompareResult",
+    "Execution",
     "InputError",
     "Result",
+    "Setup",
     "SpecError",
     "StrategyError",
     "all_games",
     "compare",
     "get_game",
     "read_records",
+    "run",
     "simulate",
     "trace",
 ]

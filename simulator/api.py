@@ -33,11 +33,12 @@ from simulator.setup import (  # the checks live there; these names stay importa
     MAX_GAME_INDEX,
     MAX_GAMES,
     MAX_SEED,
+    UNITS,
     Execution,
     SeedLike,
     Setup,
     check_block_size,
-    load_plugins,
+    check_game_index,
     make_table,
     resolve_game,
     resolve_players,
@@ -393,7 +394,7 @@ def trace(
     game: str | Game,
     strategies: Sequence[str | Player] | str,
     *,
-    seed: int,
+    seed: SeedLike,
     game_index: int = 0,
     unit: str = "round",
     rules: Mapping[str, Any] | Any = None,
@@ -430,25 +431,21 @@ def trace(
     from simulator.runner import StrategyError
     from simulator.tracing import cap_lines, check_max_lines, header
 
-    load_plugins(plugins)
-    g = resolve_game(game)
-    if unit not in ("round", "match"):
+    if unit not in UNITS:
         raise InputError("unit must be 'round' or 'match'")
-    if isinstance(game_index, np.integer):
-        game_index = int(game_index)
-    if isinstance(game_index, bool) or not isinstance(game_index, int):
-        raise InputError(f"--game takes a whole number, not {game_index!r}")
-    if not 0 <= game_index <= MAX_GAME_INDEX:
-        raise InputError(
-            f"--game {game_index}: a game's index counts from 0 and is below 2**63 (at most {MAX_GAME_INDEX})"
-        )
+    if seed is None:
+        raise InputError("a trace needs a seed (--seed N): it shows one game of a seeded run, to replay")
+    # What is played is checked as simulate checks it, in the same order and with the same lines.
+    setup = Setup.build(
+        game, strategies, rounds=1 if unit == "round" else None, matches=1 if unit == "match" else None,
+        seed=seed, rules=rules, players=players, reaction=reaction, plugins=plugins,
+    )  # fmt: skip
+    game_index = check_game_index(game_index)
     try:
         max_lines = check_max_lines(max_lines)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    seed = resolve_seed(seed)
-    table = make_table(g, rules, players, reaction)
-    seat_players = resolve_players(g, strategies, table.n_seats)
+    g, table, seat_players, seed = setup.game, setup.table, list(setup.players), setup.seed
     # User strategies run bounds-checked, as in a run (simulator/containment.py).
     contained = trapping_players(seat_players)
     try:

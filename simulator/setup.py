@@ -103,6 +103,19 @@ def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
     return unit, whole
 
 
+def check_game_index(game_index: int) -> int:
+    """A game's index in a run (``kortsim trace --game``) as an ``int``: a whole number from
+    0 to ``MAX_GAME_INDEX`` (2**63 - 1)."""
+    whole = _whole(game_index)
+    if whole is None:
+        raise InputError(f"--game takes a whole number, not {game_index!r}")
+    if not 0 <= whole <= MAX_GAME_INDEX:
+        raise InputError(
+            f"--game {whole}: a game's index counts from 0 and is below 2**63 (at most {MAX_GAME_INDEX})"
+        )
+    return whole
+
+
 def resolve_seed(seed: SeedLike | None) -> int:
     """The run's seed as an ``int`` from 0 to 2**63 - 1 (the one recorded in the summary).
 
@@ -251,6 +264,9 @@ class Setup:
     compared : bool
         Whether ``players`` are the strategies compared (built with ``fill_seats=False``)
         rather than the seats' players.
+    seed_sequence : numpy.random.SeedSequence or None
+        The sequence ``seed`` came from, when it was one (so that :meth:`arguments` builds
+        the same setup again, ``seed_extra`` included); None otherwise.
     """
 
     game: Game
@@ -262,6 +278,8 @@ class Setup:
     seed_extra: dict[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
     compared: bool = False
+    # Compared through ``seed`` and ``seed_extra`` (a SeedSequence compares by identity).
+    seed_sequence: np.random.SeedSequence | None = field(default=None, compare=False)
 
     @property
     def rules(self) -> Any:
@@ -338,17 +356,20 @@ class Setup:
             seated = resolve_players(g, strategies, table.n_seats)
         else:
             seated = parse_players(g, strategies)
-        return cls(g, table, tuple(seated), unit, n, chosen, seed_extra, paths, not fill_seats)
+        sequence = seed if isinstance(seed, np.random.SeedSequence) else None
+        return cls(g, table, tuple(seated), unit, n, chosen, seed_extra, paths, not fill_seats, sequence)
 
     def arguments(self) -> dict[str, Any]:
         """The keywords of :meth:`build` that build this setup again (``game`` and
-        ``strategies`` included): ``Setup.build(**s.arguments()) == s``."""
+        ``strategies`` included): ``Setup.build(**s.arguments()) == s``.  A seed that came
+        from a ``numpy.random.SeedSequence`` is given as that sequence, so that its
+        provenance (``seed_extra``) is kept too."""
         return {
             "game": self.game.name,
             "strategies": [p.spec for p in self.players],
             "rounds": self.n if self.unit == "round" else None,
             "matches": self.n if self.unit == "match" else None,
-            "seed": self.seed,
+            "seed": self.seed if self.seed_sequence is None else self.seed_sequence,
             "rules": self.table.rules,
             "players": self.table.n_seats,
             "reaction": [f"{seat}={m!r},{sd!r}" for seat, (m, sd) in enumerate(self.table.reaction)] or None,
@@ -488,15 +509,37 @@ class Execution:
 
 
 EXECUTION_OPTIONS = ("threads", "block_size", "backend", "scheduler", "workers", "connect_timeout")
+# Options of how a single run is played that only simulate takes (its run folder and records).
+RUN_ONLY_OPTIONS = ("out", "resume", "records", "stop")
 
 
-def execution_of(options: Mapping[str, Any], progress: Callable[[int], None] | None = None) -> Execution:
+def execution_of(
+    options: Mapping[str, Any],
+    progress: Callable[[int], None] | None = None,
+    *,
+    caller: str | None = None,
+    takes: Sequence[str] = (),
+) -> Execution:
     """An :class:`Execution` from keyword options such as an experiment's ``**backend``
-    (``threads=2``); an option that is not one of ``EXECUTION_OPTIONS`` is one line."""
+    (``threads=2``); an option that is not one of ``EXECUTION_OPTIONS`` is one line.
+
+    ``caller`` names the function the options were given to (``"sweep"``), and ``takes``
+    the other keywords it takes (already taken out of ``options``): the line then names the
+    function and all its options, and says so when the option is one only
+    :func:`simulator.simulate` takes."""
     unknown = [k for k in options if k not in EXECUTION_OPTIONS]
     if unknown:
+        key = unknown[0]
+        if caller is None:
+            raise InputError(
+                f"unknown option {key!r} for how runs are played (options: {', '.join(EXECUTION_OPTIONS)})"
+            )
+        if key in RUN_ONLY_OPTIONS:
+            raise InputError(
+                f"{caller}() takes no {key}= (a run folder, resuming and records are options of simulate)"
+            )
         raise InputError(
-            f"unknown option {unknown[0]!r} for how runs are played (options: {', '.join(EXECUTION_OPTIONS)})"
+            f"unknown option {key!r} for {caller}() (options: {', '.join([*takes, *EXECUTION_OPTIONS])})"
         )
     return Execution.build(**options, progress=progress)
 
@@ -506,10 +549,12 @@ __all__ = [
     "MAX_GAMES",
     "MAX_GAME_INDEX",
     "MAX_SEED",
+    "RUN_ONLY_OPTIONS",
     "Execution",
     "SeedLike",
     "Setup",
     "check_block_size",
+    "check_game_index",
     "check_threads",
     "check_workers",
     "execution_of",

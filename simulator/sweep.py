@@ -34,6 +34,7 @@ with ``plays_as`` naming the point that was played and ``shared`` set.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -48,7 +49,15 @@ from simulator.compare import CompareResult, compare_setup
 from simulator.fields import games_word
 from simulator.games.base import Game, InputError
 from simulator.results import plain
-from simulator.setup import Execution, SeedLike, Setup, load_plugins, resolve_game
+from simulator.setup import (
+    EXECUTION_OPTIONS,
+    Execution,
+    SeedLike,
+    Setup,
+    execution_of,
+    load_plugins,
+    resolve_game,
+)
 from simulator.stats import LEVEL
 from strategies.registry import Family, Param, SpecError, families, format_value, games_with, parse_spec
 
@@ -502,34 +511,41 @@ def sweep(
     game: str | Game,
     spec: str,
     *,
-    vs: str | None = None,
-    rounds: int | None = None,
-    matches: int | None = None,
-    baseline: str | None = None,
-    metric: str | None = None,
-    seed: SeedLike | None = None,
-    rules: Mapping[str, Any] | Any = None,
-    players: int | None = None,
-    reaction: Sequence[Any] | None = None,
-    threads: int | None = None,
-    block_size: int | None = None,
-    plugins: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
     on_plan: Callable[[int], None] | None = None,
-    **backend: Any,
+    **options: Any,
 ) -> SweepResult:
     """Play every point of ``spec`` against ``vs`` on the same deals (see the module docstring).
 
-    ``vs`` defaults to the game's ``default_opponent``, else the swept family at its
-    defaults.  ``progress(games)`` and ``on_plan(total)`` count games played, as for
-    :func:`simulator.compare.compare`; ``backend`` holds further options of how the
-    sweep is played (``backend``, ``scheduler``, ``workers``, ``connect_timeout``), checked
-    with the others as for :func:`simulator.simulate` (:mod:`simulator.setup`)."""
-    execution = Execution.build(threads=threads, block_size=block_size, progress=progress, **backend)
-    plan = plan_sweep(
-        game, spec, vs=vs, rounds=rounds, matches=matches, baseline=baseline, metric=metric, seed=seed,
-        rules=rules, players=players, reaction=reaction, plugins=plugins,
-    )  # fmt: skip
+    Parameters
+    ----------
+    game, spec
+        The game and the sweep spec (``"threshold:k=0..13"``).
+    progress, on_plan
+        ``progress(games)`` and ``on_plan(total)`` count games played, as for
+        :func:`simulator.compare.compare`.
+    **options
+        What is played: the keywords of :func:`plan_sweep` (``vs``, ``rounds`` or
+        ``matches``, ``baseline``, ``metric``, ``seed``, ``rules``, ``players``,
+        ``reaction``, ``plugins``; ``vs`` defaults to the game's ``default_opponent``,
+        else the swept family at its defaults).  How it is played:
+        ``simulator.setup.EXECUTION_OPTIONS`` (``threads``, ``block_size``, ``backend``,
+        ``scheduler``, ``workers``, ``connect_timeout``), checked as for
+        :func:`simulator.simulate` (:mod:`simulator.setup`).
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    InputError
+        For any bad input, in one line, before anything is played; also for an option
+        a sweep does not take (``out``, ``resume`` and ``records`` are for ``simulate``).
+    """
+    inputs = {k: options.pop(k) for k in SWEEP_INPUTS if k in options}
+    execution = execution_of(options, progress, caller="sweep", takes=SWEEP_INPUTS)
+    plan = plan_sweep(game, spec, **inputs)
     return play_sweep(plan, execution, on_plan=on_plan)
 
 
@@ -611,6 +627,31 @@ def plan_sweep(
     played = list(dict.fromkeys(plays_as))
     setup = setup.with_players([setup.players[specs.index(p)] for p in played])
     return SweepPlan(spec, sw, points, specs, plays_as, vs_spec, plays_as[specs.index(baseline)], m, setup)
+
+
+# The keywords of what a sweep plays, declared once (by plan_sweep); sweep takes them too.
+SWEEP_INPUTS = tuple(
+    name for name, p in inspect.signature(plan_sweep).parameters.items() if p.kind is p.KEYWORD_ONLY
+)
+
+
+def _sweep_signature() -> inspect.Signature:
+    """What ``inspect.signature(sweep)`` and ``help(sweep)`` show: its own parameters with the
+    keywords of :func:`plan_sweep` and of :meth:`Execution.build` in place of ``**options``."""
+    own = list(inspect.signature(sweep).parameters.values())[:-1]
+    plan = inspect.signature(plan_sweep).parameters
+    how = inspect.signature(Execution.build).parameters
+    return inspect.signature(sweep).replace(
+        parameters=[
+            *own[:2],
+            *(plan[name] for name in SWEEP_INPUTS),
+            *(how[name] for name in EXECUTION_OPTIONS),
+            *own[2:],
+        ]
+    )
+
+
+sweep.__signature__ = _sweep_signature()  # type: ignore[attr-defined]
 
 
 def play_sweep(

@@ -289,3 +289,126 @@ def _sweepable(game: str) -> str:
                 low = p.low
                 return f"{fam.name}:{p.name}={low:g}|{low + p.step:g}"
     raise AssertionError(f"no strategy of {game} to sweep")
+
+
+# --- sweep takes only what it uses -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("key", "value"), [("out", "somewhere"), ("records", True), ("resume", True)])
+def test_sweep_refuses_the_options_only_simulate_takes_in_one_line(key, value):
+    with pytest.raises(InputError) as info:
+        ENTRY_POINTS["sweep"](**BASE, **{key: value})
+    assert str(info.value) == (
+        f"sweep() takes no {key}= (a run folder, resuming and records are options of simulate)"
+    )
+    assert not Path("somewhere").exists()
+
+
+def test_sweep_refuses_an_unknown_option_naming_every_option_it_takes():
+    with pytest.raises(InputError) as info:
+        ENTRY_POINTS["sweep"](**BASE, field="passive")
+    text = str(info.value)
+    assert text.startswith("unknown option 'field' for sweep() (options: vs, rounds, matches, baseline,")
+    assert text.endswith("threads, block_size, backend, scheduler, workers, connect_timeout)")
+    assert "\n" not in text
+
+
+def test_sweep_and_plan_sweep_share_one_list_of_inputs():
+    import inspect
+
+    from simulator.setup import EXECUTION_OPTIONS
+    from simulator.sweep import SWEEP_INPUTS, plan_sweep
+
+    shown = inspect.signature(sweep).parameters
+    plan = inspect.signature(plan_sweep).parameters
+    assert tuple(k for k in plan if k not in ("game", "spec")) == SWEEP_INPUTS
+    assert list(shown) == ["game", "spec", *SWEEP_INPUTS, *EXECUTION_OPTIONS, "progress", "on_plan"]
+    assert all(shown[k] == plan[k] for k in SWEEP_INPUTS)
+    assert shown["backend"].default == "local" and shown["threads"].default is None
+    # The execution options are still taken (and checked) as simulate takes them.
+    played = sweep("spokelse", "threshold:k=1|2", rounds=30, seed=4, threads=1, block_size=7)
+    again = sweep("spokelse", "threshold:k=1|2", rounds=30, seed=4)
+    assert played.table.equals(again.table)
+
+
+# --- a seed sequence round-trips ------------------------------------------------------------
+
+
+def test_a_seed_sequence_setup_round_trips_with_its_provenance():
+    seq = np.random.SeedSequence(5, spawn_key=(2,))
+    setup = Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=10, seed=seq)
+    args = setup.arguments()
+    assert args["seed"] is seq
+    again = Setup.build(**args)
+    assert again == setup and again.seed_extra == setup.seed_extra != {}
+    assert again.seed_extra["seed_sequence"] == {"entropy": 5, "spawn_key": [2]}
+    plain = Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=10, seed=setup.seed)
+    assert plain.seed == setup.seed and plain != setup  # same seed, no sequence in its provenance
+
+
+# --- trace checks its input as simulate does ------------------------------------------------
+
+TRACE_BAD = [b for b in BAD_INPUTS if set(b[0]) <= {"seed", "players", "rules", "reaction"}]
+
+
+@pytest.mark.parametrize(("bad", "expected"), TRACE_BAD, ids=[str(b) for b, _ in TRACE_BAD])
+def test_trace_refuses_a_bad_input_with_simulates_line(bad, expected):
+    kw = {"seed": 1, **bad}
+    with pytest.raises(InputError) as info:
+        simulator.trace("spokelse", ["passive"], **kw)
+    assert str(info.value) == message(ENTRY_POINTS["simulate"], **bad)
+
+
+def test_trace_refuses_no_seed_and_traces_a_seed_sequence_as_its_seed():
+    with pytest.raises(InputError, match=r"^a trace needs a seed \(--seed N\)"):
+        simulator.trace("spokelse", ["passive"], seed=None)
+    seq = np.random.SeedSequence(3)
+    chosen = Setup.build("spokelse", ["passive"], rounds=1, seed=seq).seed
+    assert simulator.trace("spokelse", ["passive"], seed=seq) == simulator.trace(
+        "spokelse", ["passive"], seed=chosen
+    )
+
+
+def test_the_trace_command_still_requires_its_seed():
+    r = runner.invoke(app, ["trace", "spokelse", "-s", "passive"])
+    assert r.exit_code == 2 and "--seed" in r.output and "Traceback" not in r.output
+
+
+# --- the default opponent in the help and in `kortsim games` --------------------------------
+
+
+def test_games_lists_each_games_default_opponent():
+    import json
+
+    r = runner.invoke(app, ["games", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["game"]: row for row in json.loads(r.stdout)}
+    assert {name: row["default_opponent"] for name, row in rows.items()} == {
+        name: get_game(name).default_opponent for name in GAMES
+    }
+    text = runner.invoke(app, ["games"]).stdout
+    for name in GAMES:
+        shown = get_game(name).default_opponent or "none"
+        assert f"default opponent (compare --field, sweep --vs): {shown}" in text
+
+
+def test_the_field_and_vs_help_name_no_game():
+    from simulator.cli.options import CompareField, SweepVs
+
+    for alias in (CompareField, SweepVs):
+        text = alias.__metadata__[0].help
+        assert "default opponent" in text and "kortsim games" in text
+        assert not any(get_game(n).title.split()[0].rstrip(":") in text for n in GAMES), text
+
+
+# --- the package exports --------------------------------------------------------------------
+
+
+def test_the_package_exports_setup_execution_and_run():
+    assert simulator.Setup is Setup and simulator.Execution is Execution and simulator.run is api.run
+    assert {"Setup", "Execution", "run"} <= set(simulator.__all__)
+    setup = simulator.Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=200, seed=2)
+    via = simulator.run(setup, simulator.Execution.build(threads=1))
+    direct = simulator.simulate("spokelse", ["threshold:k=4", "passive"], rounds=200, seed=2)
+    assert np.array_equal(via.aggregates, direct.aggregates)
+    assert callable(simulator.compare) and simulator.compare.compare is compare

@@ -26,6 +26,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
                 "default_players": g.default_seats,
                 "rules": {k: {"default": _default(g, k), "doc": v.doc} for k, v in g.variants.items()},
                 "reaction_model": g.uses_reaction,
+                "default_opponent": g.default_opponent,
             }
         )
     if as_json:
@@ -35,6 +36,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
         lo, hi = r["players"]
         seats = f"{lo} players" if lo == hi else f"{lo}-{hi} players (default {r['default_players']})"
         out.print(f"[bold]{r['game']}[/bold]  {r['title']}  ({seats})")
+        out.print(f"    default opponent (compare --field, sweep --vs): {_opponent(r['default_opponent'])}")
         for k, v in r["rules"].items():
             out.print(f"    --rule {k}=...  {v['doc']}")
         if r["reaction_model"]:
@@ -42,6 +44,13 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
                 "    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35; "
                 "MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3)"
             )
+
+
+def _opponent(spec: str | None) -> str:
+    """A game's default opponent in words (None: the strategies compared play one another)."""
+    if spec is None:
+        return "none (compare: the strategies play one another; sweep: the swept family at its defaults)"
+    return spec
 
 
 def _default(game, key: str) -> Any:

@@ -62,6 +62,20 @@ Seed = Annotated[
     int | None, typer.Option("--seed", metavar="N", help="Seed; the same seed gives the same numbers.")
 ]
 
+
+def _count(flag: str, text: str) -> typer.models.OptionInfo:
+    """A ``--rounds N`` or ``--matches N`` option: how many games, 1 to 10**12."""
+    return typer.Option(flag, metavar="N", help=f"{text} (1 to 10**12).")
+
+
+# How many games: exactly one of --rounds and --matches (simulator.setup.resolve_unit).
+RunRounds = Annotated[int | None, _count("--rounds", "Play N independent deals")]
+RunMatches = Annotated[int | None, _count("--matches", "Play N whole matches")]
+CompareRounds = Annotated[int | None, _count("--rounds", "Compare on N deals of single rounds")]
+CompareMatches = Annotated[int | None, _count("--matches", "Compare on N deals of whole matches")]
+SweepRounds = Annotated[int | None, _count("--rounds", "Play N deals of single rounds")]
+SweepMatches = Annotated[int | None, _count("--matches", "Play N deals of whole matches")]
+
 # The game ids as choices: help lists them and shell completion offers them.
 GameId = StrEnum("GameId", {name.replace("-", "_"): name for name in GAMES})
 GameArg = Annotated[
@@ -139,7 +153,8 @@ CompareField = Annotated[
     typer.Option(
         "--field",
         metavar="SPEC",
-        help="The strategy filling the other seats (Gris games: greedy).",
+        help="The strategy filling the other seats (default: the game's default opponent, shown by "
+        "`kortsim games`).",
         autocompletion=completion.strategy_specs,
     ),
 ]
@@ -188,8 +203,8 @@ SweepVs = Annotated[
         "--vs",
         "--field",
         metavar="SPEC",
-        help="The opponent (two seats) or the field filling the other seats; default: the family "
-        "at its defaults (Spøkelse), greedy (Gris games).",
+        help="The opponent (two seats) or the field filling the other seats; default: the game's "
+        "default opponent (shown by `kortsim games`), else the swept family at its defaults.",
         autocompletion=completion.strategy_specs,
     ),
 ]

@@ -25,7 +25,9 @@ from simulator.cli.options import (
     RecordsFlag,
     ResumeFlag,
     Rules,
+    RunMatches,
     RunOut,
+    RunRounds,
     Scheduler,
     Seed,
     Strategies,
@@ -89,12 +91,8 @@ def resume_command(
 def simulate(
     game: GameArg,
     strategy: Strategies,
-    rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", help="Play N independent deals (1 to 10**12).")
-    ] = None,
-    matches: Annotated[
-        int | None, typer.Option("--matches", metavar="N", help="Play N whole matches (1 to 10**12).")
-    ] = None,
+    rounds: RunRounds = None,
+    matches: RunMatches = None,
     seed: Seed = None,
     rule: Rules = None,
     players: Players = None,
