@@ -47,10 +47,10 @@ from simulator.games.spokelse.observation import (
     STOCK_LEFT,
     UNKNOWN_SLOT,
 )
+from simulator.games.spokelse.strategies import threshold_nb
 from simulator.stats import LEVEL
 from simulator.sweep import sweep
 from strategies.registry import families, format_value, parse_spec, strategy
-from strategies.spokelse import threshold_nb
 
 NAME = "spokelse-strategy"
 VERSION = "1"

@@ -6,7 +6,7 @@ the old compiled code.  kortsim's kernels inline rules and shipped strategies
 from several modules, so for functions defined in this package the cache
 stamp also carries a digest of the source files jitted code is compiled from,
 **per game**: a function defined in a game's folder (``simulator/games/<g>/``)
-or in that game's shipped strategies (``strategies/<g>.py``) carries the
+or in that game's shipped strategies (``simulator/games/<g>/strategies.py``) carries the
 digest of its own game's files plus the shared files (:data:`SHARED_SOURCES`);
 any other function of the package carries the shared digest.  An edit to one
 game's files recompiles that game only; an edit to a shared file recompiles

@@ -59,19 +59,19 @@ def test_an_edit_to_one_games_file_changes_that_games_stamp_only(tree, game):
     assert after[game] != before[game]
     assert all(after[g] == before[g] for g in (None, *GAMES) if g != game)
     again = digests(tree)
-    edit(tree / "strategies" / f"{game}.py")  # its shipped strategies count as the game's
+    edit(tree / "simulator" / "games" / game / "strategies.py")  # its shipped strategies count
     changed = {g for g, d in digests(tree).items() if d != again[g]}
     assert changed == {game}
 
 
-def test_strategies_moved_into_the_games_folder_still_count_as_the_games(tree):
-    moved = tree / "simulator" / "games" / "gris" / "strategies.py"
-    shutil.move(tree / "strategies" / "gris.py", moved)
+def test_strategies_kept_in_the_strategies_package_still_count_as_the_games(tree):
+    kept = tree / "strategies" / "gris.py"
+    shutil.move(tree / "simulator" / "games" / "gris" / "strategies.py", kept)
     before = digests(tree)
-    edit(moved)
+    edit(kept)
     changed = {g for g, d in digests(tree).items() if d != before[g]}
     assert changed == {"gris"}
-    assert cache.game_of(moved, tree) == "gris"
+    assert cache.game_of(kept, tree) == "gris"
 
 
 @pytest.mark.parametrize("shared", cache.SHARED_SOURCES)
@@ -97,7 +97,7 @@ def test_plain_modules_and_the_python_layer_change_no_stamp(tree):
 def test_functions_carry_the_digest_of_their_own_game_or_the_shared_one():
     root = cache._ROOT
     assert cache.game_of(root / "simulator/games/gris_nese/kernel.py") == "gris_nese"
-    assert cache.game_of(root / "strategies/spokelse.py") == "spokelse"
+    assert cache.game_of(root / "simulator/games/spokelse/strategies.py") == "spokelse"
     for shared in (*cache.SHARED_SOURCES, "strategies/registry.py", "simulator/games/base.py"):
         assert cache.game_of(root / shared) is None
     assert cache.stamp_digest(kernel.__file__) == cache.DIGESTS["spokelse"]

@@ -8,9 +8,9 @@ from numba import njit
 from simulator.compare import FIELD, PairedSums, compare, make_design
 from simulator.games.base import InputError
 from simulator.games.spokelse.observation import PHASE, SOURCE
+from simulator.games.spokelse.strategies import threshold_nb
 from simulator.rng import below_nb
 from strategies.registry import SpecError, families, strategy
-from strategies.spokelse import threshold_nb
 
 
 def _coin_threshold(obs, params, rng):

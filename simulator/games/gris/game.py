@@ -229,7 +229,7 @@ class Gris(Game):
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
-    strategies_module = "strategies.gris"
+    strategies_module = "simulator.games.gris.strategies"
 
     def moves(
         self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str

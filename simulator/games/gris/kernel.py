@@ -67,10 +67,10 @@ from simulator.games.gris.rules import (
     stock_start_nb,
     workspace_nb,
 )
+from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
 from simulator.games.gris.variants import ABANDON_AFTER
 from simulator.rng import DEAL, DECIDE, shuffle_nb, stream_key_nb
 from simulator.unmanaged import _address_as_void_pointer
-from strategies.gris import decide_builtin_nb as decide_nb
 
 N_CARDS = 52
 

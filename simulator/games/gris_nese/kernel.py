@@ -57,11 +57,11 @@ from simulator.games.gris_nese.rules import (
     unclear_nb,
     workspace_nb,
 )
+from simulator.games.gris_nese.strategies import decide_builtin_nb as decide_nb
 from simulator.games.gris_nese.variants import ABANDON_AFTER
 from simulator.reaction import touch_times_nb
 from simulator.rng import DEAL, DECIDE, stream_key_nb
 from simulator.unmanaged import unmanaged_item, unmanaged_row
-from strategies.gris_nese import decide_builtin_nb as decide_nb
 
 REACT_SCRATCH = MAX_SEATS + 1  # the workspace's rng cell for reaction draws
 

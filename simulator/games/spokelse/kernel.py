@@ -70,10 +70,10 @@ from simulator.games.spokelse.rules import (
     unowned_nb,
     workspace_nb,
 )
+from simulator.games.spokelse.strategies import decide_builtin_nb as decide_nb
 from simulator.games.spokelse.variants import TURN_CAP
 from simulator.rng import DEAL, DECIDE, stream_key_nb
 from simulator.unmanaged import keep_alive, unmanaged, unmanaged_item, unmanaged_row
-from strategies.spokelse import decide_builtin_nb as decide_nb
 
 
 @njit(cache=True)

@@ -31,9 +31,9 @@ from simulator.games.gris_nese.observation import (
     STEPS,
 )
 from simulator.games.gris_nese.rules import CARD_GROUP, CARDS
+from simulator.games.gris_nese.strategies import commit_nb, decide_builtin_nb, follow_nb, greedy_nb, random_nb
 from simulator.rng import Stream
 from strategies import SpecError, families, parse_spec, strategy
-from strategies.gris_nese import commit_nb, decide_builtin_nb, follow_nb, greedy_nb, random_nb
 
 GAME = "gris-nese"
 

@@ -31,9 +31,9 @@ from simulator.games.gris.observation import (
     SEAT,
     SUIT_COUNT,
 )
+from simulator.games.gris.strategies import commit_nb, decide_builtin_nb, greedy_nb, random_nb, reader_nb
 from simulator.rng import DECIDE, Stream
 from strategies import families, parse_spec
-from strategies.gris import commit_nb, decide_builtin_nb, greedy_nb, random_nb, reader_nb
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 

@@ -44,9 +44,7 @@ from simulator.games.spokelse.observation import (
     Place,
     Source,
 )
-from simulator.games.spokelse.variants import Rules
-from simulator.rng import Stream
-from strategies.spokelse import (
+from simulator.games.spokelse.strategies import (
     decide_builtin_nb,
     expect_nb,
     passive_nb,
@@ -54,6 +52,8 @@ from strategies.spokelse import (
     reservation_nb,
     threshold_nb,
 )
+from simulator.games.spokelse.variants import Rules
+from simulator.rng import Stream
 
 DEFAULT_RULES = Rules()
 JACK_11 = Rules(jack=11)
