@@ -46,8 +46,9 @@ SHARED_SOURCES = (
     "simulator/chunks.py",  # the chunk kernels' compile options
     "simulator/games/actions.py",
 )
-#: Files of a game's folder that jitted code is never compiled from.
-NOT_COMPILED = ("game.py", "reference.py", "illegal.py")
+#: Files of a game's folder that jitted code is never compiled from (the table modules
+#: of ``kortsim play`` are plain Python over the reference).
+NOT_COMPILED = ("game.py", "reference.py", "illegal.py", "tabletop.py", "tabletop_advice.py")
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"
 

@@ -72,7 +72,7 @@ from simulator.backends import (
     run_blocks,
 )
 from simulator.games.base import Game, InputError, Metric, Table
-from simulator.reaction import parse_profile
+from simulator.reaction_file import parse_profile  # MEDIAN[,SIGMA] or a profile file
 from simulator.results import (
     MAX_SHOWN,
     SCHEMA_VERSION,

@@ -8,6 +8,7 @@ grouped by module:
 * :mod:`simulator.cli.app`: the application, its one-line errors and the command classes;
 * :mod:`simulator.cli.options`: the options the commands share;
 * :mod:`simulator.cli.play`: ``simulate`` and ``trace``;
+* :mod:`simulator.cli.tabletop`: ``play`` (a match against the bots in the terminal);
 * :mod:`simulator.cli.comparisons`: ``compare`` and ``sweep``;
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
@@ -26,11 +27,13 @@ from simulator.cli.info import games, report_cmd, strategies_cmd, warm
 from simulator.cli.options import GameArg, GameId
 from simulator.cli.outputs import check_outputs, claim_results_folder
 from simulator.cli.play import report_stopped_run, resume_command, run_seed, simulate, trace
+from simulator.cli.tabletop import play_cmd
 
 app.command(cls=PlainUsage)(games)
 app.command("strategies", cls=PlainUsage)(strategies_cmd)
 app.command(cls=PlainUsage)(simulate)
 app.command(cls=PlainUsage)(trace)
+app.command("play", cls=PlainUsage)(play_cmd)
 app.command(cls=PlainUsage)(compare)
 app.command(cls=PlainUsage)(warm)
 app.command("sweep", cls=PlainUsage)(sweep_cmd)

@@ -37,9 +37,10 @@ Reaction = Annotated[
     list[str] | None,
     typer.Option(
         "--reaction",
-        metavar="[SEAT=]MEDIAN[,SIGMA]",
+        metavar="[SEAT=]MEDIAN[,SIGMA]|FILE",
         help="Reaction profile MEDIAN[,SIGMA] in seconds for all seats, or SEAT=MEDIAN[,SIGMA] for one "
-        "seat (log-normal; MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3; default 0.8,0.35).",
+        "seat (log-normal; MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3; default 0.8,0.35); a FILE written by "
+        "`kortsim play --save-reaction` in place of MEDIAN[,SIGMA].",
     ),
 ]
 Plugins = Annotated[

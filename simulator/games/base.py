@@ -156,7 +156,7 @@ class Game(ABC):
             )
         prof: tuple[tuple[float, float], ...] = ()
         if self.uses_reaction:
-            from simulator.reaction import seat_profiles
+            from simulator.reaction_file import seat_profiles  # MEDIAN[,SIGMA] or a profile file
 
             prof = seat_profiles(reaction, n)
         elif reaction:
@@ -232,6 +232,12 @@ class Game(ABC):
     strategies_module: str
     """Import path of the module that registers the game's shipped strategies
     (``strategies/__init__.py`` imports it for every game of the registry)."""
+
+    tabletop_module: str | None = None
+    """Import path of the module that plays the game at the table (``kortsim play``): it
+    offers ``ADVISOR`` (the spec of the stronger shipped strategy set beside a person's
+    choices) and ``sit(seat, setup, *, samples, wait, index) -> Outcome``
+    (:mod:`simulator.tabletop`).  None: the game cannot be played at the table."""
 
     @abstractmethod
     def moves(

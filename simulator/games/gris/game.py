@@ -230,6 +230,7 @@ class Gris(Game):
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
     strategies_module = "simulator.games.gris.strategies"
+    tabletop_module = "simulator.games.gris.tabletop"
 
     def moves(
         self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str

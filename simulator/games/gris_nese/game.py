@@ -242,6 +242,7 @@ class GrisNese(Game):
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
     strategies_module = "simulator.games.gris_nese.strategies"
+    tabletop_module = "simulator.games.gris_nese.tabletop"
 
     def moves(
         self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str

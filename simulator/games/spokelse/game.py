@@ -185,6 +185,7 @@ class Spokelse(Game):
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
     strategies_module = "simulator.games.spokelse.strategies"
+    tabletop_module = "simulator.games.spokelse.tabletop"
 
     def moves(
         self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str

@@ -1,0 +1,283 @@
+"""Spøkelse at the table: you (seat 0) against a bot, a match to the target.
+
+The game is played by the readable reference (:mod:`simulator.games.spokelse.reference`)
+with its own deal, decision and dealer streams, so ``--seed`` replays the same deals
+and the bot plays as it does in ``simulate``.  Your seat is a player whose ``decide``
+shows exactly what the observation holds (your row with ``?`` for the slots you have
+not seen, the discard top, the stock count, the opponent's public slots) and asks.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from simulator.cards import name
+from simulator.games.spokelse import reference as ref
+from simulator.games.spokelse.observation import (
+    DISCARD_TOP,
+    DISCARD_VALUE,
+    FROM_DISCARD,
+    HAND,
+    HAND_VALUE,
+    MY_TOTAL,
+    OPP_SLOT,
+    OPP_TOTAL,
+    PHASE,
+    SLOT,
+    SLOT_VALUE,
+    SOURCE,
+    STOCK_LEFT,
+    TARGET,
+    TURN,
+    Place,
+    Source,
+)
+from simulator.games.spokelse.variants import N_SLOTS, Rules
+from simulator.tabletop.console import Left, Seat, choose
+from simulator.tabletop.outcome import Outcome
+
+if TYPE_CHECKING:
+    from simulator.setup import Setup
+
+HUMAN = 0  # your seat; the bot sits in seat 1
+ADVISOR = "expect"  # the stronger shipped strategy set beside your choices afterwards
+points = ref.points
+
+
+@dataclass
+class Decision:
+    """One of your decisions, with what the advice needs to replay the round from it."""
+
+    round: int
+    obs: np.ndarray
+    choice: int
+    table: ref.Table  # the table as it stood (a copy), the card in hand included
+    rngs: tuple[np.ndarray, np.ndarray]  # both seats' DECIDE streams as they stood
+    public: frozenset[int]  # every card discarded so far in the round (seen by both)
+
+
+@dataclass
+class Human:
+    """Your seat, as a reference player: ``decide`` renders the observation and asks."""
+
+    seat: Seat
+    opponent: str
+    name: str = "you"
+    spec: str = "you"
+    params: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    decisions: list[Decision] = field(default_factory=list)
+    # Set by the table before each turn, for the advice's copy of the state.
+    table: ref.Table | None = None
+    rngs: Sequence[np.ndarray] = ()
+    round: int = 0
+    initial_discard: int = -1
+
+    def decide(self, obs: np.ndarray, params: np.ndarray, rng: np.ndarray) -> int:
+        for line in render(obs, self.opponent):
+            self.seat.show(line)
+        choice = ask_source(self.seat, obs) if obs[PHASE] == SOURCE else ask_place(self.seat, obs)
+        table = self.table
+        public = {self.initial_discard} | {t.discarded for t in table.turns} if table else set()
+        self.decisions.append(
+            Decision(
+                self.round,
+                obs.copy(),
+                int(choice),
+                copy.deepcopy(table),
+                (self.rngs[0].copy(), self.rngs[1].copy()),
+                frozenset(public),
+            )
+        )
+        return int(choice)
+
+
+# --- what you see -------------------------------------------------------------------
+
+
+def _slot(card: int, value: int, i: int) -> str:
+    return f"{i}:?" if card < 0 else f"{i}:{name(card)} ({points(value)})"
+
+
+def render(obs: np.ndarray, opponent: str) -> list[str]:
+    """Your view of the table, from the observation alone (nothing hidden is read)."""
+    top = (
+        "empty" if obs[DISCARD_TOP] < 0 else f"{name(obs[DISCARD_TOP])} ({points(obs[DISCARD_VALUE])} points)"
+    )
+    lines = [f"-- turn {obs[TURN] + 1}: stock {obs[STOCK_LEFT]} cards, discard top {top}"]
+    if obs[TARGET] > 0:
+        lines[0] += (
+            f"; match: you {points(obs[MY_TOTAL])}, {opponent} {points(obs[OPP_TOTAL])}, "
+            f"target {points(obs[TARGET])}"
+        )
+    mine = "  ".join(_slot(int(obs[SLOT + i]), int(obs[SLOT_VALUE + i]), i) for i in range(N_SLOTS))
+    theirs = "  ".join(
+        f"{i}:?" if obs[OPP_SLOT + i] < 0 else f"{i}:{name(obs[OPP_SLOT + i])}" for i in range(N_SLOTS)
+    )
+    if obs[PHASE] != SOURCE:  # the table was shown a moment ago: your row and the card in hand
+        where = "the discard pile" if obs[FROM_DISCARD] else "the stock"
+        return [
+            f"   your row:  {mine}   ghost ?",
+            f"   in your hand: {name(obs[HAND])} ({points(obs[HAND_VALUE])} points) from {where}",
+        ]
+    lines.append(f"   your row:  {mine}   ghost ?")
+    lines.append(f"   {opponent}: {theirs}   ghost ?")
+    return lines
+
+
+def ask_source(seat: Seat, obs: np.ndarray) -> Source:
+    """Take the stock card or the discard top (when there is one)."""
+    options: dict[str, Source] = {"s": Source.STOCK, "stock": Source.STOCK}
+    if obs[DISCARD_TOP] < 0:
+        return choose(seat, "Take [s] the stock card: ", options, "s (the discard pile is empty)")
+    options |= {"d": Source.DISCARD_PILE, "discard": Source.DISCARD_PILE, "pile": Source.DISCARD_PILE}
+    top = name(obs[DISCARD_TOP])
+    return choose(seat, f"Take [s] the stock card or [d] the {top} on the discard pile? ", options, "s or d")
+
+
+def ask_place(seat: Seat, obs: np.ndarray) -> Place:
+    """Swap the card in hand into a slot, or (a stock card only) throw it away."""
+    options: dict[str, Place] = {str(i): Place(i) for i in range(N_SLOTS)}
+    card = name(obs[HAND])
+    if obs[FROM_DISCARD]:
+        return choose(
+            seat,
+            f"Swap {card} into slot [0-3]? ",
+            options,
+            "a slot 0, 1, 2 or 3 (a card from the discard pile must be placed)",
+        )
+    options |= {"x": Place.DISCARD, "throw": Place.DISCARD, "discard": Place.DISCARD}
+    return choose(seat, f"Swap {card} into slot [0-3] or [x] throw it away? ", options, "0, 1, 2, 3 or x")
+
+
+def turn_line(t: ref.Turn, who: str, mine: bool) -> str:
+    """A played turn, as the other player sees it (a stock card stays hidden unless discarded)."""
+    verb = (lambda v: v) if mine else (lambda v: v + "s")
+    if t.source == Source.DISCARD_PILE:
+        took = f"{verb('take')} {name(t.taken)} from the discard pile"
+    else:
+        took = f"{verb('take')} {name(t.taken) if mine else 'a card'} from the stock"
+    if t.place == Place.DISCARD:
+        return f"   {who} {took} and {verb('throw')} it away: {name(t.discarded)} on the pile"
+    return (
+        f"   {who} {took}, {verb('swap')} it into slot {t.place}: {name(t.discarded)} comes out onto the pile"
+    )
+
+
+# --- the round and the match ----------------------------------------------------------
+
+
+def play_round(
+    seat: Seat, rules: Rules, players: Sequence, *, seed: int, game: int, deal: int, dealer: int,
+    totals_half: tuple[int, int],
+) -> ref.RoundRecord:  # fmt: skip
+    """One round, as :func:`reference.play_round` plays it in match play, turn by turn on screen."""
+    human, bot = players[HUMAN], players[1 - HUMAN]
+    table = ref.deal_cards(
+        rules, ref.shuffle_deck(seed, game, deal), dealer=dealer, totals_half=totals_half,
+        target_half=rules.target_half(),
+    )  # fmt: skip
+    initial_slots = (tuple(table.slots[0]), tuple(table.slots[1]))
+    rngs = ref.decide_streams(seed, game, deal)
+    human.table, human.rngs, human.round, human.initial_discard = table, rngs, deal, table.discard[-1]
+    who = bot.family.name
+    first = "you play" if ref.other(dealer) == HUMAN else f"{who} plays"
+    seat.show(f"{'you deal' if dealer == HUMAN else f'{who} deals'}, {first} first.")
+    while not ref.round_over(table):
+        t = ref.play_turn(table, players, rngs)
+        line = turn_line(t, "you" if t.seat == HUMAN else bot.family.name, t.seat == HUMAN)
+        seat.show(line, style=None if t.seat == HUMAN else "cyan")
+    scores = tuple(ref.score_half(table.slots[s], table.ghosts[s], rules) for s in range(2))
+    return ref.RoundRecord(
+        dealer=dealer,
+        ghosts=(table.ghosts[0], table.ghosts[1]),
+        initial_slots=initial_slots,
+        final_slots=(tuple(table.slots[0]), tuple(table.slots[1])),
+        initial_discard=human.initial_discard,
+        scores_half=(scores[0], scores[1]),
+        capped=ref.capped(table),
+        turns=list(table.turns),
+    )
+
+
+def reveal(record: ref.RoundRecord, names: Sequence[str]) -> list[str]:
+    """The end of a round: both rows and ghosts turned over, and the scores."""
+    n = len(record.turns)
+    how = (
+        f"capped at {n} turns, scored as it stands" if record.capped else f"the stock ran out after {n} turns"
+    )
+    lines = [f"End of the round ({how}):"]
+    for s in range(2):
+        row = " ".join(f"{i}:{name(c)}" for i, c in enumerate(record.final_slots[s]))
+        lines.append(
+            f"   {names[s]}: row {row}, ghost {name(record.ghosts[s])} = {points(record.scores_half[s])} points"
+        )
+    a, b = record.scores_half
+    lines.append(
+        "   a tie" if a == b else f"   {names[0 if a < b else 1]} win{'' if a < b else 's'} the round"
+    )
+    return lines
+
+
+def play_match(seat: Seat, rules: Rules, players: Sequence, *, seed: int, game: int = 0) -> ref.MatchRecord:
+    """A match to the target, as :func:`reference.play_match` plays it, shown as it goes."""
+    bot = players[1 - HUMAN]
+    names = ["you", bot.family.name]
+    first = ref.first_dealer(seed, game)
+    dealer, totals = first, [0, 0]
+    rounds: list[ref.RoundRecord] = []
+    seat.show(
+        f"Spøkelse, a match to {rules.target} points: you (seat 0) against {bot.spec}; lower is better."
+    )
+    while True:
+        seat.show("")
+        seat.show(f"=== Round {len(rounds) + 1} ===")
+        record = play_round(
+            seat, rules, players, seed=seed, game=game, deal=len(rounds), dealer=dealer,
+            totals_half=(totals[0], totals[1]),
+        )  # fmt: skip
+        rounds.append(record)
+        for s in range(2):
+            totals[s] += record.scores_half[s]
+        for line in reveal(record, names):
+            seat.show(line)
+        seat.show(
+            f"   totals: you {points(totals[0])}, {names[1]} {points(totals[1])} (target {rules.target})"
+        )
+        if ref.match_over(totals, rules):
+            break
+        dealer = ref.other(dealer)
+    loser = ref.match_loser(totals)
+    if loser < 0:
+        seat.show(f"Match over after {len(rounds)} rounds: a draw at {points(totals[0])} points each.")
+    else:
+        seat.show(
+            f"Match over after {len(rounds)} rounds: {'you lose' if loser == HUMAN else 'you win'} "
+            f"({points(totals[0])} to {points(totals[1])})."
+        )
+    return ref.MatchRecord(first_dealer=first, rounds=rounds, totals_half=(totals[0], totals[1]), loser=loser)
+
+
+def sit(seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], index: int) -> Outcome:
+    """A match at the table for ``setup`` (seat 0 holds the advisor, seat 1 the bot), then
+    the advisor's choices and, with ``samples`` > 0, what yours cost
+    (:mod:`~simulator.games.spokelse.tabletop_advice`).  ``wait`` is not used here."""
+    from simulator.games.spokelse import tabletop_advice
+
+    advisor, bot = setup.players
+    human = Human(seat, opponent=bot.family.name)
+    match = play_match(seat, setup.table.rules, [human, bot], seed=setup.seed, game=index)
+    seat.show("")
+    if samples and human.decisions:
+        seat.show(f"Replaying the rounds from your decisions ({samples} continuations each) ...")
+    try:
+        advice = tabletop_advice.advise(human.decisions, advisor, bot, samples=samples, seed=setup.seed)
+    except KeyboardInterrupt:
+        raise Left("stopped while pricing your choices; the match itself was played to its end") from None
+    for line in tabletop_advice.advice_lines(advice, advisor.family.name):
+        seat.show(line)
+    return Outcome(setup.game.name, setup.seed, match, advisor.spec, advice)

@@ -1,0 +1,166 @@
+"""After a Spøkelse match: what ``expect`` would have chosen at each of your decisions,
+and what your choice cost where it differed.
+
+The cost of a decision is estimated by replaying the rest of its round from it, once with
+your choice and once with the advisor's, on ``samples`` continuations drawn from what you
+knew then: the cards you had not seen (your unknown slots, the opponent's hidden slots,
+both ghosts and the stock, in its order) are dealt afresh into the same places, uniformly
+(the opponent's earlier choices are not used to guess its hidden cards).  Both branches of
+a continuation play the same cards and the same decision streams; after the decision your
+seat is played by the advisor and the other seat by its own strategy.  The cost is the
+paired difference of (your round score minus the opponent's), in points, with a 95%
+normal interval: positive means your choice did worse.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.games.spokelse import reference as ref
+from simulator.games.spokelse.observation import FROM_DISCARD, HAND, PHASE, SOURCE, TURN, Place, Source
+from simulator.games.spokelse.tabletop import HUMAN, Decision
+from simulator.games.spokelse.variants import N_SLOTS
+from simulator.stats import z_value
+
+ADVICE_KEY = 0x5B0E1  # the advice's own sampling stream: it never touches the game's streams
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One decision: yours, the advisor's, and (when they differ) the estimated cost."""
+
+    decision: Decision
+    advised: int
+    cost: float | None = None  # points of round score difference; positive: yours did worse
+    cost_ci: tuple[float, float] | None = None
+    samples: int = 0
+
+
+def advised_choice(advisor, d: Decision) -> int:
+    """What ``advisor`` answers on your observation, with your seat's stream as it stood."""
+    return int(advisor.decide(d.obs.copy(), advisor.params, d.rngs[HUMAN].copy()))
+
+
+def resample(d: Decision, gen: np.random.Generator) -> ref.Table:
+    """A table that agrees with everything you knew at the decision, the rest dealt afresh."""
+    t = copy.deepcopy(d.table)
+    opp = 1 - HUMAN
+    places: list[tuple[str, int, int]] = []
+    places += [("slot", HUMAN, i) for i in range(N_SLOTS) if not t.knows_slot[HUMAN][i]]
+    places += [("slot", opp, i) for i in range(N_SLOTS) if not t.public_slot[opp][i]]
+    places += [("ghost", s, 0) for s in range(2)]
+    places += [("stock", 0, i) for i in range(len(t.stock))]
+    stock = list(t.stock)
+
+    def card_at(p: tuple[str, int, int]) -> int:
+        kind, s, i = p
+        return t.slots[s][i] if kind == "slot" else t.ghosts[s] if kind == "ghost" else stock[i]
+
+    cards = [card_at(p) for p in places]
+    for (kind, s, i), c in zip(places, gen.permutation(cards).tolist(), strict=True):
+        if kind == "slot":
+            t.slots[s][i] = c
+        elif kind == "ghost":
+            t.ghosts[s] = c
+        else:
+            stock[i] = c
+    t.stock.clear()
+    t.stock.extend(stock)
+    # What the opponent has seen: every card discarded so far and its own known slots.
+    t.seen[opp] = set(d.public) | {t.slots[opp][i] for i in range(N_SLOTS) if t.knows_slot[opp][i]}
+    return t
+
+
+def finish_turn(table: ref.Table, seat: int, card: int, source: Source, place: Place) -> None:
+    """The end of a turn begun with ``card`` in hand, as :func:`reference.play_turn` ends it."""
+    if place == Place.DISCARD:
+        ref.throw_on_discard(table, card)
+        discarded = card
+    else:
+        discarded = ref.swap_into_slot(table, seat, int(place), card, source == Source.DISCARD_PILE)
+    table.turns.append(ref.Turn(table.turn, seat, int(source), card, int(place), discarded))
+    table.turn += 1
+
+
+def play_out(d: Decision, table: ref.Table, choice: int, players: Sequence) -> int:
+    """The rest of the round from decision ``d`` with ``choice``; your score minus the other's."""
+    rngs = [d.rngs[0].copy(), d.rngs[1].copy()]
+    if d.obs[PHASE] == SOURCE:
+        source = Source(choice)
+        card = ref.take_from_stock(table, HUMAN) if source == Source.STOCK else ref.take_from_discard(table)
+        place = ref.choose_place(table, players[HUMAN], HUMAN, card, source, rngs[HUMAN])
+    else:
+        card = int(d.obs[HAND])
+        source = Source.DISCARD_PILE if d.obs[FROM_DISCARD] else Source.STOCK
+        place = Place(choice)
+    finish_turn(table, HUMAN, card, source, place)
+    while not ref.round_over(table):
+        ref.play_turn(table, players, rngs)
+    mine, theirs = (ref.score_half(table.slots[s], table.ghosts[s], table.rules) for s in (HUMAN, 1 - HUMAN))
+    return mine - theirs
+
+
+def cost_of(d: Decision, advised: int, players: Sequence, samples: int, seed: int, k: int) -> Advice:
+    """The paired cost of your choice against the advisor's on ``samples`` continuations."""
+    gen = np.random.default_rng([ADVICE_KEY, seed & (2**63 - 1), k])
+    diffs = np.empty(samples)
+    for j in range(samples):
+        world = resample(d, gen)
+        yours = play_out(d, copy.deepcopy(world), d.choice, players)
+        theirs = play_out(d, world, advised, players)
+        diffs[j] = (yours - theirs) / 2  # half points to points
+    mean = float(diffs.mean())
+    half = z_value() * float(diffs.std(ddof=1)) / np.sqrt(samples) if samples > 1 else float("nan")
+    return Advice(d, advised, mean, (mean - half, mean + half), samples)
+
+
+def advise(decisions: Sequence[Decision], advisor, bot, *, samples: int, seed: int) -> list[Advice]:
+    """Every decision with the advisor's choice; the cost where they differ (``samples`` > 0)."""
+    players = [advisor, bot] if HUMAN == 0 else [bot, advisor]
+    out = []
+    for k, d in enumerate(decisions):
+        advised = advised_choice(advisor, d)
+        if advised == d.choice or samples <= 0:
+            out.append(Advice(d, advised))
+        else:
+            out.append(cost_of(d, advised, players, samples, seed, k))
+    return out
+
+
+def choice_words(d: Decision, choice: int) -> str:
+    if d.obs[PHASE] == SOURCE:
+        return "take the stock card" if choice == Source.STOCK else "take the discard top"
+    return "throw it away" if choice == Place.DISCARD else f"swap it into slot {choice}"
+
+
+def advice_lines(advice: Sequence[Advice], advisor: str) -> list[str]:
+    """The advice in words: each decision that differed, its cost, and the sum."""
+    differ = [a for a in advice if a.advised != a.decision.choice]
+    lines = [
+        f"Your {len(advice)} decisions against {advisor}'s: the same in {len(advice) - len(differ)}, "
+        f"different in {len(differ)}."
+    ]
+    total, spread, known = 0.0, 0.0, 0
+    for a in differ:
+        d = a.decision
+        what = "source" if d.obs[PHASE] == SOURCE else "placement"
+        line = (
+            f"   round {d.round + 1}, turn {int(d.obs[TURN]) + 1} ({what}): you chose to "
+            f"{choice_words(d, d.choice)}, {advisor} would {choice_words(d, a.advised)}"
+        )
+        if a.cost is not None:
+            lo, hi = a.cost_ci or (float("nan"), float("nan"))
+            line += f"; cost {a.cost:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({a.samples} continuations)"
+            total, spread, known = total + a.cost, spread + ((hi - lo) / 2) ** 2, known + 1
+        lines.append(line)
+    if known:
+        lines.append(
+            f"   summed over these {known} decisions: {total:+.2f} points [{total - spread**0.5:+.2f}, "
+            f"{total + spread**0.5:+.2f}] of round score difference "
+            "(positive: your choices did worse; replayed from what you knew, see docs/play.md)"
+        )
+    return lines
