@@ -16,6 +16,8 @@ The public API::
     setup = simulator.Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=100_000, seed=7)
     simulator.run(setup, simulator.Execution.build(threads=2))  # what simulate does, in two steps
 
+    simulator.profile("spokelse", compare_rule="jack=0.5,11", seed=7)  # a designer's page
+
     records = simulator.simulate(..., records=True).records(long=True)  # one row per game and seat
     simulator.read_records("runs/rec", long=True)               # the same from a run folder
 
@@ -31,6 +33,7 @@ import simulator.cache  # noqa: F401  (first: kernels below are cached with the 
 from simulator.api import InputError, SpecError, run, simulate, trace
 from simulator.compare import CompareResult
 from simulator.games import all_games, get_game
+from simulator.profiling import Profile, profile
 from simulator.records import read_records
 from simulator.results import Result
 from simulator.runner import StrategyError
@@ -61,6 +64,7 @@ __all__ = [
     "CompareResult",
     "Execution",
     "InputError",
+    "Profile",
     "Result",
     "Setup",
     "SpecError",
@@ -68,6 +72,7 @@ __all__ = [
     "all_games",
     "compare",
     "get_game",
+    "profile",
     "read_records",
     "run",
     "simulate",

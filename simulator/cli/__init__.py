@@ -12,6 +12,7 @@ grouped by module:
 * :mod:`simulator.cli.comparisons`: ``compare`` and ``sweep``;
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
+* :mod:`simulator.cli.profile`: ``profile``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
 
 The commands are registered here, in the order ``kortsim --help`` lists them.
@@ -27,6 +28,7 @@ from simulator.cli.info import games, report_cmd, strategies_cmd, warm
 from simulator.cli.options import GameArg, GameId
 from simulator.cli.outputs import check_outputs, claim_results_folder
 from simulator.cli.play import report_stopped_run, resume_command, run_seed, simulate, trace
+from simulator.cli.profile import profile_cmd
 from simulator.cli.tabletop import play_cmd
 
 app.command(cls=PlainUsage)(games)
@@ -39,6 +41,7 @@ app.command(cls=PlainUsage)(warm)
 app.command("sweep", cls=PlainUsage)(sweep_cmd)
 app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
+app.command("profile", cls=PlainUsage)(profile_cmd)
 
 
 def main() -> None:

@@ -88,6 +88,41 @@ class Metric:
 
 
 @dataclass(frozen=True)
+class SeatRole:
+    """A seat with a part in the order of play (who starts, who deals), for ``kortsim profile``.
+
+    The seat is fixed (``seat``; negative counts from the last seat, ``-1`` is seat n−1) or read
+    from a record column (``column``, e.g. the match's first dealer) and moved ``offset`` seats
+    on: the role's seat is ``(record[column] + offset) % n``.
+    """
+
+    words: str  # what the seat does, as a subject: "starting first", "dealing"
+    seat: int | None = None
+    column: str | None = None
+    offset: int = 0
+
+    def seats(self, rec: Mapping[str, np.ndarray], n_games: int, n_seats: int) -> np.ndarray:
+        """The role's seat in each game, from the records' columns (int64[games])."""
+        if self.column is None:
+            return np.full(n_games, (self.seat or 0) % n_seats, dtype=np.int64)
+        return (np.asarray(rec[self.column], dtype=np.int64) + self.offset) % n_seats
+
+
+@dataclass(frozen=True)
+class Standings:
+    """One match, round by round, for ``kortsim profile``: how the players stood.
+
+    ``after_round[r, s]`` is seat ``s``'s standing after counted round ``r`` (higher is
+    better: minus the points, minus the letters); ``winners`` are the seats that won (empty
+    for a draw); ``margin`` says how close the finish was, in the game's ``margin_words``.
+    """
+
+    after_round: np.ndarray
+    winners: tuple[int, ...]
+    margin: float
+
+
+@dataclass(frozen=True)
 class Table:
     """The game, its rules, the number of seats and (Gris games) the seats' reactions."""
 
@@ -119,6 +154,36 @@ class Game(ABC):
     """The strategy spec ``compare`` and ``sweep`` seat against the strategies they compare
     when no ``--field``/``--vs`` is given (e.g. ``"greedy"``); None: a comparison plays the
     candidates against one another, a sweep against its family at its defaults."""
+
+    # --- what the design profile reads (simulator/profiling; docs/profile.md) ------------
+
+    baseline_strategy: str = "random"
+    """The canonical baseline (RULES.md §5) the profile measures skill against and seats as
+    the field."""
+    best_strategy: str = "random"
+    """The strongest shipped strategy: the profile's default at the table and its top of skill."""
+    length_columns: Mapping[str, tuple[str, str]] = {}
+    """Per unit, the record column that says how long a game lasted and its unit in words,
+    e.g. ``{"round": ("turns", "turns"), "match": ("rounds", "rounds")}``."""
+    irregular_columns: Mapping[str, tuple[tuple[str, str, str], ...]] = {}
+    """Per unit, the record columns counting games or rounds that did not finish normally
+    (RULES.md §6): ``(column, what it counts, kind)``, kind ``"rate"`` for a 0/1 flag per game
+    or ``"count"`` for a number per game, e.g. ``(("capped", "rounds stopped at the cap", "rate"),)``."""
+    margin_words: str = ""
+    """The unit of :attr:`Standings.margin` (how close a match's finish was); empty when the
+    game has no match standings."""
+
+    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
+        """The seats with a part in the order of play in ``unit`` play (none by default)."""
+        return ()
+
+    def match_standings(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> Standings | None:
+        """Match ``game_index`` of a run, round by round (from the reference, so it is the
+        kernel's match: the same streams); None when the game has no standings to follow, or
+        for an abandoned match."""
+        return None
 
     # --- rules and table -----------------------------------------------------
 

@@ -139,3 +139,23 @@ def test_a_broken_image_and_a_wide_table_are_caught(tmp_path):
     r = check_page(page, 800, tmp_path / "bad.png")
     assert r["broken"] == ["gone"]
     assert r["scrollWidth"] > r["innerWidth"]
+
+
+@pytest.mark.slow
+def test_the_profile_report_fits_the_page_and_every_image_loads(tmp_path):
+    """``kortsim profile``'s report passes the same check, with a compared rule (two pages)."""
+    import simulator
+
+    prof = simulator.profile("spokelse", compare_rule="jack=0.5,11", rounds=2000, matches=40, seed=2)
+    paths = prof.write(tmp_path / "profile")
+    n_figures = len(list((tmp_path / "profile" / "figures").glob("*.png")))
+    for width in WIDTHS:
+        shot = tmp_path / f"profile-{width}.png"
+        r = check_page(paths["html"], width, shot)
+        assert r["innerWidth"] == width
+        assert r["scrollWidth"] <= r["innerWidth"], f"the profile at {width} px scrolls sideways: {r['wide']}"
+        assert r["images"] == n_figures > 0 and r["broken"] == [], r
+        assert r["headlines"] == len(prof.headlines) > 0 and r["headlinesFirst"], r
+        img = mpimg.imread(shot)
+        assert img.shape[1] == width and float(img[..., :3].std()) > 0.02
+        keep(shot)

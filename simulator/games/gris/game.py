@@ -8,9 +8,10 @@ import numpy as np
 
 from simulator.cards import N_CARDS, name
 from simulator.fields import Field
-from simulator.games.base import Game, Table, Variant
+from simulator.games.base import Game, SeatRole, Standings, Table, Variant
 from simulator.games.gris import kernel
 from simulator.games.gris import layout as L
+from simulator.games.gris import profile as P
 from simulator.games.gris.rules import LOG_FIELDS
 from simulator.games.gris.variants import (
     ABANDON_AFTER,
@@ -226,6 +227,23 @@ class Gris(Game):
             return reference.format_round(rec, names=names)
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=table.reaction)
         return reference.format_match(rec, names=names)
+
+    # What kortsim profile reads (simulator/games/gris/profile.py).
+    baseline_strategy = P.BASELINE
+    best_strategy = P.BEST
+    length_columns = P.LENGTH
+    irregular_columns = P.IRREGULAR
+    margin_words = P.MARGIN_WORDS
+
+    def match_standings(
+        self, table: Table, players: Sequence, seed: int, game_index: int
+    ) -> Standings | None:
+        """Match ``game_index`` round by round (:meth:`Game.match_standings`)."""
+        return P.match_standings(table, players, seed, game_index)
+
+    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
+        """Who starts or deals (:meth:`Game.seat_roles`)."""
+        return P.seat_roles(unit, n_seats)
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 

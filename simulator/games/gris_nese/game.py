@@ -8,9 +8,10 @@ import numpy as np
 
 from simulator.cards import name
 from simulator.fields import Field
-from simulator.games.base import Game, Table, Variant
+from simulator.games.base import Game, SeatRole, Table, Variant
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese import layout as L
+from simulator.games.gris_nese import profile as P
 from simulator.games.gris_nese.rules import LOG_FIELDS
 from simulator.games.gris_nese.variants import (
     DEFAULT_PLAYERS,
@@ -238,6 +239,16 @@ class GrisNese(Game):
             return reference.format_round(rec, names=names)
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=profiles)
         return reference.format_match(rec, names=names)
+
+    # What kortsim profile reads (simulator/games/gris_nese/profile.py).
+    baseline_strategy = P.BASELINE
+    best_strategy = P.BEST
+    length_columns = P.LENGTH
+    irregular_columns = P.IRREGULAR
+
+    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
+        """Who starts or deals (:meth:`Game.seat_roles`)."""
+        return P.seat_roles(unit, n_seats)
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 

@@ -1,0 +1,180 @@
+"""``kortsim profile``: a designer's page for a game and its variants, a thin command over
+:func:`simulator.profiling.profile` (docs/profile.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table as RichTable
+
+from simulator.checkpoint import RunInterrupted
+from simulator.cli.common import parse_rule_options, seed_hint
+from simulator.cli.options import GameArg, Rules, Seed, Threads
+from simulator.cli.outputs import check_outputs
+from simulator.cli_output import err, out
+from simulator.games import InputError
+from simulator.profiling.headlines import amount
+from simulator.report import rate_bound_text
+
+ProfilePlayers = Annotated[
+    str | None,
+    typer.Option(
+        "--players", metavar="N|A..B", help="Table sizes: N, a range A..B or a list A,B (Gris games)."
+    ),
+]
+CompareRule = Annotated[
+    str | None,
+    typer.Option(
+        "--compare-rule", metavar="NAME=A,B", help="One page per value of a rule, with paired differences."
+    ),
+]
+ProfileStrategies = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--strategy", "-s", metavar="SPEC",
+        help="The table's strategies: once for all seats or once per seat (default: the game's best).",
+    ),
+]  # fmt: skip
+ProfileRounds = Annotated[
+    int | None, typer.Option("--rounds", metavar="N", help="Rounds per page (default 100,000).")
+]
+ProfileMatches = Annotated[
+    int | None, typer.Option("--matches", metavar="N", help="Matches per page (default 10,000).")
+]
+ProfileOut = Annotated[
+    Path | None,
+    typer.Option("--out", metavar="DIR", help="Write Parquet tables, figures and report.html into DIR."),
+]
+
+
+def check_profile_folder(out_dir: Path | None) -> None:
+    """Before anything is played: ``--out`` is a new or empty folder, or one a profile wrote."""
+    check_outputs(None, out_dir)
+    if out_dir is None or not out_dir.is_dir():
+        return
+    names = {p.name for p in out_dir.iterdir()}
+    if names and "profile.json" not in names:
+        raise InputError(f"--out {out_dir} holds files a profile did not write; choose a new or empty folder")
+
+
+def profile_cmd(
+    game: GameArg,
+    strategy: ProfileStrategies = None,
+    players: ProfilePlayers = None,
+    rule: Rules = None,
+    compare_rule: CompareRule = None,
+    rounds: ProfileRounds = None,
+    matches: ProfileMatches = None,
+    seed: Seed = None,
+    threads: Threads = None,
+    out_dir: ProfileOut = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+) -> None:
+    """A designer's profile: length, seat advantage, skill against luck, matches, stalls; 95% intervals."""
+    from simulator.profiling import profile
+
+    check_profile_folder(out_dir)
+    say = None if as_json else (lambda line: err.print(f"profile: {line}", markup=False))
+    try:
+        result = profile(
+            game.value, strategy or None, players=players, rules=parse_rule_options(rule),
+            compare_rule=compare_rule, rounds=rounds, matches=matches, seed=seed, threads=threads,
+            progress=say,
+        )  # fmt: skip
+    except (KeyboardInterrupt, RunInterrupted):
+        err.print(
+            "interrupted: a profile keeps no partial results (use fewer --rounds/--matches)", markup=False
+        )
+        raise typer.Exit(130) from None
+    if out_dir is not None:
+        paths = result.write(out_dir)
+        if not as_json:
+            err.print(f"wrote {paths['html']}", markup=False)
+    if as_json:
+        print(result.to_json())
+    else:
+        print_profile(result)
+    seed_hint(seed, int(result.summary["seed"]), quiet=as_json)
+
+
+def _table(title: str, columns: list[str]) -> RichTable:
+    t = RichTable(title=title, title_justify="left", show_edge=False)
+    for c in columns:
+        t.add_column(c)
+    return t
+
+
+def print_profile(result: Any) -> None:
+    """The terminal summary: the headlines, then one table per section."""
+    s = result.summary
+    out.print(f"[bold]Profile of {s['game']}[/bold] (seed {s['seed']}; 95% intervals in brackets)")
+    for h in result.headlines:
+        out.print(f"• {h.answer}", markup=False)
+    roles = _table(
+        "Seat and order advantage (positive favours the seat)", ["page", "play", "role", "advantage"]
+    )
+    skill = _table(
+        "Skill (primary outcome, same deals)", ["page", "comparison", "difference", "strategy share"]
+    )
+    rest = _table("Length, matches, irregular rounds", ["page", "measure", "value"])
+    for p in s["pages"]:
+        for u in ("round", "match"):
+            r = p[u]["roles"]
+            for role in r["roles"]:
+                roles.add_row(p["label"], u, role["role"], amount(role["advantage"], r["unit"], sign=True))
+            ln = p[u].get("length")
+            if ln:
+                rest.add_row(p["label"], f"{ln['unit']} per {u}", amount(ln["mean"]))
+            for it in p[u]["irregular"]["items"]:
+                rest.add_row(p["label"], f"{it['words']} (per {u})", _irregular(it))
+        _skill_rows(skill, p)
+        m = p.get("matches") or {}
+        if m:
+            rest.add_row(
+                p["label"], "matches where the lead changes", amount(m["any_lead_change"], percent=True)
+            )
+            rest.add_row(
+                p["label"],
+                "behind after round 1, still wins",
+                amount(m["behind_after_first_round_wins"], percent=True),
+            )
+            rest.add_row(p["label"], f"margin ({m['margin']['unit']})", amount(m["margin"]["mean"]))
+    for t in (roles, skill, rest):
+        out.print(t)
+    if s["differences"]:
+        out.print(_differences(s["differences"]))
+
+
+def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
+    sk = p["skill"]
+    metric = sk["shares"]["metric"]
+    pairs = {tuple(x["strategies"]): x for x in sk["pairs"]}
+    for d in sk["differences"]:
+        if d["metric"] != metric:
+            continue
+        pair = pairs.get((d["against"], d["strategy"]))
+        share = amount(pair["strategy"], percent=True) if pair else ""
+        t.add_row(p["label"], f"{d['strategy']} − {d['against']} ({d['unit']}, {d['better']} is better)",
+                  amount(d["difference"], sign=True), share)  # fmt: skip
+
+
+def _differences(diffs: list[dict[str, Any]]) -> RichTable:
+    t = _table(
+        "Variants, paired differences on the same deals", ["variant − reference", "measure", "difference"]
+    )
+    for d in diffs:
+        name = f"{d['variant']} − {d['against']}"
+        for r in d["measures"]:
+            t.add_row(name, r["measure"], amount(r["difference"], r["unit"], sign=True))
+        for part, e in (d.get("skill_shares") or {}).items():
+            t.add_row(name, f"{part} share of the variance", amount(e, percent=True, sign=True))
+    return t
+
+
+def _irregular(item: dict[str, Any]) -> str:
+    """A rate of games with its interval, or (never seen) how many of how many and the bound."""
+    if item["kind"] == "rate" and item["total"] == 0:
+        return rate_bound_text(0, item["n"])
+    return amount(item, percent=item["kind"] == "rate")

@@ -1,0 +1,59 @@
+"""The profile's figures read plainly: every axis that carries numbers is labelled with its
+unit, intervals are drawn, and nothing drawn leaves the figure."""
+
+import re
+
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+import simulator
+from simulator import plots
+from simulator.profiling.charts import all_charts
+
+UNIT = re.compile(r"\(([^)]+)\)")  # "turns per round (turns)", "share of rounds (%)"
+
+
+@pytest.fixture(scope="module")
+def charts():
+    prof = simulator.profile("gris", players="3,4", rounds=600, matches=40, seed=9)
+    return all_charts(prof.summary)
+
+
+def _inside(fig) -> bool:
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(plots.STYLE["savefig.dpi"])
+    canvas.draw()
+    bb = fig.get_tightbbox(canvas.get_renderer())
+    w, h = fig.get_size_inches()
+    return bb.x0 >= -0.01 and bb.y0 >= -0.01 and bb.x1 <= w + 0.01 and bb.y1 <= h + 0.01
+
+
+def test_every_figure_is_made(charts):
+    assert set(charts) == {
+        "round length",
+        "match length",
+        "seat advantage",
+        "skill: paired differences",
+        "skill: variance shares",
+        "match finishes",
+    }
+
+
+def test_every_numeric_axis_is_labelled_with_its_unit(charts):
+    for name, fig in charts.items():
+        for ax in fig.axes:
+            assert UNIT.search(ax.get_xlabel()), f"{name}: x axis {ax.get_xlabel()!r} names no unit"
+            # A y axis is either categorical (tick labels name the rows) or numeric with a unit.
+            ticks = [t.get_text() for t in ax.get_yticklabels()]
+            categorical = any(re.search(r"[a-z]", t) for t in ticks)
+            assert categorical or UNIT.search(ax.get_ylabel()), f"{name}: y axis {ax.get_ylabel()!r}"
+            assert ax.get_title(), f"{name}: an axis without a title"
+
+
+def test_intervals_are_drawn_and_nothing_is_clipped(charts):
+    for name, fig in charts.items():
+        assert _inside(fig), f"{name}: something drawn leaves the figure"
+    forest = charts["seat advantage"].axes[0]
+    assert forest.containers, "the seat advantage has no interval whiskers"
+    # Gris declares two round roles (six cards, dealing), one row per role and table size.
+    assert len(forest.get_yticklabels()) == 4
