@@ -9,6 +9,7 @@ grouped by module:
 * :mod:`simulator.cli.options`: the options the commands share;
 * :mod:`simulator.cli.play`: ``simulate`` and ``trace``;
 * :mod:`simulator.cli.comparisons`: ``compare`` and ``sweep``;
+* :mod:`simulator.cli.tune`: ``tune``;
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
@@ -26,6 +27,7 @@ from simulator.cli.info import games, report_cmd, strategies_cmd, warm
 from simulator.cli.options import GameArg, GameId
 from simulator.cli.outputs import check_outputs, claim_results_folder
 from simulator.cli.play import report_stopped_run, resume_command, run_seed, simulate, trace
+from simulator.cli.tune import tune_cmd
 
 app.command(cls=PlainUsage)(games)
 app.command("strategies", cls=PlainUsage)(strategies_cmd)
@@ -34,6 +36,7 @@ app.command(cls=PlainUsage)(trace)
 app.command(cls=PlainUsage)(compare)
 app.command(cls=PlainUsage)(warm)
 app.command("sweep", cls=PlainUsage)(sweep_cmd)
+app.command("tune", cls=PlainUsage)(tune_cmd)
 app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
 
