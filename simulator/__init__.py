@@ -21,6 +21,9 @@ The public API::
     records = simulator.simulate(..., records=True).records(long=True)  # one row per game and seat
     simulator.read_records("runs/rec", long=True)               # the same from a run folder
 
+    tuned = simulator.tune("spokelse", "expect:k=0..4,open=10..41", vs="threshold:k=4",
+                           rounds=1_000_000, seed=5)        # search, then confirm on fresh deals
+
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
 """
 
@@ -38,6 +41,7 @@ from simulator.records import read_records
 from simulator.results import Result
 from simulator.runner import StrategyError
 from simulator.setup import Execution, Setup
+from simulator.tuning import TuneResult, tune
 
 
 class _CallableModule(types.ModuleType):
@@ -69,6 +73,7 @@ __all__ = [
     "Setup",
     "SpecError",
     "StrategyError",
+    "TuneResult",
     "all_games",
     "compare",
     "get_game",
@@ -77,4 +82,5 @@ __all__ = [
     "run",
     "simulate",
     "trace",
+    "tune",
 ]

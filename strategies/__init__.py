@@ -6,6 +6,7 @@ registers a user's own (see ``examples/my_strategy.py``).
 """
 
 from importlib import import_module
+from importlib.util import find_spec
 
 from simulator.games import all_games
 from strategies.checks import StrategyCompileError
@@ -18,15 +19,21 @@ from strategies.registry import (
     families,
     load_plugin,
     parse_spec,
+    presets,
     register,
+    register_preset,
     strategy,
 )
 
 # Every game of the registry (simulator/games/__init__.py) names the module that registers
 # its shipped strategies; importing it registers them.
+# A game's folder may also name parameter sets of its strategies (``presets.py``: ``follow@6``).
 for _game in all_games().values():
     import_module(_game.strategies_module)
-del _game
+    _presets = _game.strategies_module.rpartition(".")[0] + ".presets"
+    if find_spec(_presets) is not None:
+        import_module(_presets)
+del _game, _presets
 
 __all__ = [
     "MAX_PARAMS",
@@ -38,6 +45,8 @@ __all__ = [
     "families",
     "load_plugin",
     "parse_spec",
+    "presets",
     "register",
+    "register_preset",
     "strategy",
 ]

@@ -245,10 +245,45 @@ def games_with(name: str) -> list[str]:
     return sorted(g for g, fams in _REGISTRY.items() if name in fams)
 
 
+# Named parameter sets of a family (``follow@6``): (game, family) -> {preset: (values, doc)}.
+_PRESETS: dict[tuple[str, str], dict[str, tuple[dict[str, float], str]]] = {}
+
+
+def register_preset(game: str, family: str, name: str, values: dict[str, float], doc: str = "") -> None:
+    """Name a parameter set of ``family``: ``family@name`` then reads as the family with
+    ``values`` (a parameter not named keeps its default; ``family@name:a=1`` overrides one).
+    A preset is only a shorter way to write a spec: the player, its canonical spec and its
+    results are those of the spec written out, and no default changes."""
+    fam = _REGISTRY.get(game, {}).get(family)
+    if fam is None:
+        raise SpecError(f"preset {family}@{name}: no {game} strategy {family!r}")
+    fam.player(**values)  # every value checked against the parameter's bounds and grid
+    _PRESETS.setdefault((game, family), {})[name] = (dict(values), doc)
+
+
+def presets(game: str, family: str) -> dict[str, tuple[dict[str, float], str]]:
+    """The presets of a family: ``{name: (values, doc)}``."""
+    return dict(_PRESETS.get((game, family), {}))
+
+
+def _preset_values(name: str, game: str) -> tuple[str, dict[str, float]]:
+    """``family@preset`` as the family's name and the preset's values."""
+    base, _, preset = name.partition("@")
+    known = _PRESETS.get((game, base), {})
+    if preset not in known:
+        shown = ", ".join(f"{base}@{p}" for p in known) or "none"
+        raise SpecError(f"{name}: no preset {preset!r} of {base} for {game} (presets: {shown})")
+    return base, dict(known[preset][0])
+
+
 def parse_spec(spec: str, game: str) -> Player:
-    """``name`` or ``name:a=1,b=2`` for ``game``; raises :class:`SpecError` with one clear line."""
+    """``name``, ``name:a=1,b=2`` or ``name@preset[:a=1]`` for ``game``; raises
+    :class:`SpecError` with one clear line."""
     spec = spec.strip()
     name, colon, body = spec.partition(":")
+    values: dict[str, float] = {}
+    if "@" in name:
+        name, values = _preset_values(name.strip(), game)
     fams = _REGISTRY.get(game, {})
     if name not in fams:
         elsewhere = games_with(name)
@@ -256,7 +291,8 @@ def parse_spec(spec: str, game: str) -> Player:
             raise SpecError(f"strategy {name!r} is for {', '.join(elsewhere)}, not {game}")
         known = ", ".join(sorted(fams)) or "none"
         raise SpecError(f"unknown strategy {name!r} for {game} (known: {known})")
-    values: dict[str, float] = {}
+    preset = dict(values)
+    values = {}
     if colon and not body.strip():
         raise SpecError(f"{spec}: no parameters after the colon (write {name} or {name}:name=value)")
     for item in (s.strip() for s in body.split(",") if colon):
@@ -271,7 +307,7 @@ def parse_spec(spec: str, game: str) -> Player:
             values[key.strip()] = float(raw)
         except ValueError:
             raise SpecError(f"{name}: {key.strip()}={raw!r} is not a number") from None
-    return fams[name].player(**values)
+    return fams[name].player(**{**preset, **values})
 
 
 def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:

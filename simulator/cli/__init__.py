@@ -10,6 +10,7 @@ grouped by module:
 * :mod:`simulator.cli.play`: ``simulate`` and ``trace``;
 * :mod:`simulator.cli.tabletop`: ``play`` (a match against the bots in the terminal);
 * :mod:`simulator.cli.comparisons`: ``compare`` and ``sweep``;
+* :mod:`simulator.cli.tune`: ``tune``;
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
 * :mod:`simulator.cli.profile`: ``profile``;
@@ -30,6 +31,7 @@ from simulator.cli.outputs import check_outputs, claim_results_folder
 from simulator.cli.play import report_stopped_run, resume_command, run_seed, simulate, trace
 from simulator.cli.profile import profile_cmd
 from simulator.cli.tabletop import play_cmd
+from simulator.cli.tune import tune_cmd
 
 app.command(cls=PlainUsage)(games)
 app.command("strategies", cls=PlainUsage)(strategies_cmd)
@@ -39,6 +41,7 @@ app.command("play", cls=PlainUsage)(play_cmd)
 app.command(cls=PlainUsage)(compare)
 app.command(cls=PlainUsage)(warm)
 app.command("sweep", cls=PlainUsage)(sweep_cmd)
+app.command("tune", cls=PlainUsage)(tune_cmd)
 app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
 app.command("profile", cls=PlainUsage)(profile_cmd)

@@ -11,7 +11,7 @@ from simulator.cli.options import GameArg, Plugins
 from simulator.cli_output import err, out
 from simulator.games import all_games, get_game
 from simulator.results import dumps_json
-from strategies.registry import families, load_plugin
+from strategies.registry import families, load_plugin, presets
 
 
 def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
@@ -94,6 +94,8 @@ def strategies_cmd(
         for p in f.params:
             out.print(f"    {p.describe()}: {p.doc}")
         out.print("    " + " ".join(f.doc.split()))
+        for name, (values, doc) in presets(g.name, f.name).items():
+            out.print(f"    preset {f.name}@{name} = {f.player(**values).spec}: {doc}")
         out.print()
 
 

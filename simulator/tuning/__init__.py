@@ -1,0 +1,23 @@
+"""Tuning a strategy's parameters against a field, on the same deals in every seat.
+
+``simulator.tune(game, "expect:k=0..4,patience=1..6,open=10..41", vs="threshold:k=4",
+rounds=4_000_000, seed=5)`` searches the ranges given (or every parameter's declared
+bounds) for the best value of a metric of the game (its direction from the game's
+declaration), every candidate against the field as :func:`simulator.compare.compare`
+plays it, then confirms the winner on fresh deals.  The pieces:
+
+* :mod:`~simulator.tuning.space`: the tune spec, the searched ranges on each grid;
+* :mod:`~simulator.tuning.evaluate`: a candidate's paired difference to the start on
+  growing prefixes (rungs) of the search's deals;
+* :mod:`~simulator.tuning.search`: Optuna's TPE sampler and successive-halving pruner, and
+  why; points that play alike are paid for once;
+* :mod:`~simulator.tuning.seeds`: the search's and the confirmation's disjoint seeds;
+* :mod:`~simulator.tuning.confirm`: the confirmation and its sentences;
+* :mod:`~simulator.tuning.result` and :mod:`~simulator.tuning.storage`: the summary,
+  trials table, plot, and the ``--out`` folder that ``--resume`` continues from.
+"""
+
+from simulator.tuning.api import DEFAULT_TRIALS, TunePlan, plan_tune, play_tune, tune
+from simulator.tuning.result import TuneResult
+
+__all__ = ["DEFAULT_TRIALS", "TunePlan", "TuneResult", "plan_tune", "play_tune", "tune"]
