@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import platform
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import optuna
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 from optuna.trial import TrialState
 
 from simulator import formatting
@@ -224,8 +226,9 @@ def plot_trials(
         better = "lower" if m["lower_is_better"] else "higher"
         ax.set_xlabel("trial (in the order played)")
         ax.set_ylabel(f"{m['name']} minus the start's\n({unit}; {better} is better)")
-        ax.set_title(f"{summary['game']}: tuning {summary['spec']} against {summary['vs']}, "
-                     f"iteration {it}, paired on the search's deals", fontsize=9)  # fmt: skip
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are counted
+        title = f"{summary['game']}: tuning {summary['spec']} against {summary['vs']}, iteration {it}"
+        ax.set_title("\n".join([*textwrap.wrap(title, 90), "paired on the search's deals"]), fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
