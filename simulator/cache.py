@@ -48,7 +48,15 @@ SHARED_SOURCES = (
 )
 #: Files of a game's folder that jitted code is never compiled from (the table modules
 #: of ``kortsim play`` are plain Python over the reference).
-NOT_COMPILED = ("game.py", "reference.py", "illegal.py", "tabletop.py", "tabletop_advice.py")
+NOT_COMPILED = (
+    "game.py",
+    "reference.py",
+    "illegal.py",
+    "tabletop.py",
+    "tabletop_advice.py",
+    "profile.py",
+    "presets.py",
+)
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"
 
