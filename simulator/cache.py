@@ -47,7 +47,7 @@ SHARED_SOURCES = (
     "simulator/games/actions.py",
 )
 #: Files of a game's folder that jitted code is never compiled from.
-NOT_COMPILED = ("game.py", "reference.py", "illegal.py")
+NOT_COMPILED = ("game.py", "reference.py", "illegal.py", "advise.py")
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"
 

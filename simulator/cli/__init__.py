@@ -11,6 +11,7 @@ grouped by module:
 * :mod:`simulator.cli.comparisons`: ``compare`` and ``sweep``;
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
+* :mod:`simulator.cli.advise`: ``advise``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
 
 The commands are registered here, in the order ``kortsim --help`` lists them.
@@ -18,6 +19,7 @@ The commands are registered here, in the order ``kortsim --help`` lists them.
 
 from __future__ import annotations
 
+from simulator.cli.advise import advise_cmd
 from simulator.cli.app import PlainUsage, app
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint, terminal_bar
 from simulator.cli.comparisons import compare, sweep_cmd
@@ -36,6 +38,7 @@ app.command(cls=PlainUsage)(warm)
 app.command("sweep", cls=PlainUsage)(sweep_cmd)
 app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
+app.command("advise", cls=PlainUsage)(advise_cmd)
 
 
 def main() -> None:
