@@ -13,6 +13,8 @@ The public API::
                                    rounds=100_000, seed=7)      # paired on the same deals
     comparison.frames["score"]                                  # figures and paired differences
 
+    simulator.advise("spokelse", row="♠8 ♦K ? ?", hand="♥3", discard="♣Q", stock=20)  # one position
+
     setup = simulator.Setup.build("spokelse", ["threshold:k=4", "passive"], rounds=100_000, seed=7)
     simulator.run(setup, simulator.Execution.build(threads=2))  # what simulate does, in two steps
 
@@ -27,6 +29,7 @@ The public API::
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
 """
 
+import importlib
 import inspect
 import sys
 import types
@@ -64,6 +67,21 @@ class _CallableModule(types.ModuleType):
 sys.modules["simulator.compare"].__class__ = _CallableModule
 compare = sys.modules["simulator.compare"]
 
+
+class _CallableAdvise(types.ModuleType):
+    """``simulator.advise(...)`` is ``simulator.advise.advise(...)``, as for ``compare``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.advise(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(self.advise)
+
+
+advise = importlib.import_module("simulator.advise")
+advise.__class__ = _CallableAdvise
+
 __all__ = [
     "CompareResult",
     "Execution",
@@ -74,6 +92,7 @@ __all__ = [
     "SpecError",
     "StrategyError",
     "TuneResult",
+    "advise",
     "all_games",
     "compare",
     "get_game",

@@ -56,6 +56,7 @@ NOT_COMPILED = (
     "tabletop_advice.py",
     "profile.py",
     "presets.py",
+    "advise.py",
 )
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"

@@ -14,6 +14,7 @@ grouped by module:
 * :mod:`simulator.cli.experiment`: ``experiment list`` and ``experiment run``;
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
 * :mod:`simulator.cli.profile`: ``profile``;
+* :mod:`simulator.cli.advise`: ``advise``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
 
 The commands are registered here, in the order ``kortsim --help`` lists them.
@@ -21,6 +22,7 @@ The commands are registered here, in the order ``kortsim --help`` lists them.
 
 from __future__ import annotations
 
+from simulator.cli.advise import advise_cmd
 from simulator.cli.app import PlainUsage, app
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint, terminal_bar
 from simulator.cli.comparisons import compare, sweep_cmd
@@ -45,6 +47,7 @@ app.command("tune", cls=PlainUsage)(tune_cmd)
 app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
 app.command("profile", cls=PlainUsage)(profile_cmd)
+app.command("advise", cls=PlainUsage)(advise_cmd)
 
 
 def main() -> None:

@@ -149,6 +149,12 @@ def expect_nb(obs, params, rng):
     return DISCARD
 
 
+@njit(cache=True)
+def search_nb(obs, params, rng):
+    """Determinised Monte Carlo search (see ``search`` in the registry and docs/search.md)."""
+    return _search.search_decide_nb(obs, params, rng)
+
+
 @njit(cache=True, forceinline=True)
 def decide_builtin_nb(sid, obs, params, rng):
     """Dispatch to a shipped strategy by its id (the order of BUILTIN below).
@@ -164,8 +170,14 @@ def decide_builtin_nb(sid, obs, params, rng):
         return threshold_nb(obs, params, rng)
     if sid == 3:
         return expect_nb(obs, params, rng)
+    if sid == 4:
+        return search_nb(obs, params, rng)
     return -1
 
+
+# search's playouts call expect_nb above: imported here, after it, so that either module
+# can be imported first (numba looks ``_search.search_decide_nb`` up when it compiles).
+from simulator.games.spokelse import search as _search  # noqa: E402
 
 # --- the registry entries, in builtin-id order --------------------------------
 
@@ -282,5 +294,53 @@ register(
         often be one the opponent picks up).  The match totals are not used: gambling
         when behind (leaving unknown slots unknown) costs more than it gains.""",
         builtin_id=3,
+    )
+)
+register(
+    Family(
+        GAME,
+        "search",
+        search_nb,
+        (
+            Param("samples", 64, 1, 4096, 1, "sampled worlds per decision (the same for every action)"),
+            Param(
+                "margin",
+                0,
+                0,
+                1,
+                1,
+                "1: minimise own score minus the opponent's (the round's winner); 0: own score alone",
+            ),
+            Param("k", 1, 0, 13, 0.5, "the playouts' expect: k", effective=card_value_floor),
+            Param("patience", 3, 0, 10, 0, "the playouts' expect: patience"),
+            Param("pile", 0.5, 0, 13, 0.5, "the playouts' expect: pile", effective=card_value_floor),
+            Param("open", 25, 0, 41, 1, "the playouts' expect: open"),
+            Param(
+                "low",
+                13,
+                0,
+                13,
+                0.5,
+                "points at most of the cards dealt to the opponent's hidden slots it has filled (13: any)",
+                effective=card_value_floor,
+            ),
+            Param("z", 2, 0, 10, 0, "standard errors by which an action must beat expect's own choice"),
+        ),
+        """Determinised Monte Carlo search: at each decision, deal `samples` worlds
+        consistent with the observation alone (the unseen cards shuffled into the unknown
+        own slots, the opponent's hidden slots, both ghosts and the stock; the seen cards
+        under the discard top in random order), play every legal action out to the end of
+        the round with `expect` (its parameters k, patience, pile, open) in both seats on
+        the same worlds, and score each by the mean of own final score (`margin=0`, the
+        default: what decides a round and a match is the lower score, and the opponent's
+        score in a sampled world rests on a guess of its hidden row) or of own score
+        minus the opponent's (`margin=1`).  It plays `expect`'s
+        own choice unless another action is better by more than `z` standard errors of the
+        paired difference.  Match totals are not used.  In a world the opponent is taken
+        to have filled one hidden slot per turn it has had and to know those, its slots 0
+        and 1 and its public ones; a slot it filled gets a card worth at most `low` points
+        (13: any card, a uniform deal).  None of the player's slots is public to it.  It
+        draws only from its seat's stream (docs/search.md).""",
+        builtin_id=4,
     )
 )

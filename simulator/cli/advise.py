@@ -1,0 +1,84 @@
+"""``kortsim advise``: every legal action of one position, ranked, with 95% intervals."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from simulator.advise import advice_lines, advise
+from simulator.cli.common import parse_rule_options
+from simulator.cli.options import GameArg, Rules
+from simulator.cli_output import out
+from simulator.games import InputError, get_game
+from simulator.results import dumps_json
+
+
+def _totals(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    parts = text.replace(" ", "").split(",")
+    try:
+        mine, theirs = (float(p) for p in parts)
+    except ValueError:
+        raise InputError(f"--totals takes MINE,THEIRS in points (e.g. 12,7.5), got {text!r}") from None
+    if min(mine, theirs) < 0 or (2 * mine) % 1 or (2 * theirs) % 1:
+        raise InputError(f"--totals are match totals in whole or half points, got {text!r}")
+    return mine, theirs
+
+
+def advise_cmd(
+    game: GameArg,
+    row: Annotated[
+        str, typer.Option("--row", metavar="CARDS", help='Own row, 4 slots, ? for unknown: "♠8 ♦K ? ?".')
+    ],
+    stock: Annotated[int, typer.Option("--stock", metavar="N", help="Cards in the stock now.")],
+    hand: Annotated[
+        str | None, typer.Option("--hand", metavar="CARD", help="The card to place (PLACE decision).")
+    ] = None,
+    discard: Annotated[
+        str | None,
+        typer.Option(
+            "--discard", metavar="CARD", help="The discard pile's top (alone: the SOURCE decision)."
+        ),
+    ] = None,
+    from_discard: Annotated[
+        bool, typer.Option("--from-discard", help="The card in hand was taken from the discard pile.")
+    ] = False,
+    seen: Annotated[
+        str | None, typer.Option("--seen", metavar="CARDS", help="Cards you saw go under the discard top.")
+    ] = None,
+    opp: Annotated[
+        str | None,
+        typer.Option("--opp", metavar="CARDS", help='Opponent\'s public slots, ? for hidden: "? ♣3 ? ?".'),
+    ] = None,
+    totals: Annotated[
+        str | None, typer.Option("--totals", metavar="MINE,THEIRS", help="Match totals in points.")
+    ] = None,
+    samples: Annotated[
+        int, typer.Option("--samples", metavar="N", help="Sampled deals (1 to 1000000).")
+    ] = 2000,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed; the same seed gives the same numbers.")
+    ] = 0,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "-s", "--strategy", metavar="SPEC", help="The search spec whose playouts rank the actions."
+        ),
+    ] = "search",
+    rule: Rules = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Rank every legal action of one position by its expected final score (lower is better)."""
+    g = get_game(game)
+    advice = advise(
+        g.name, row=row, stock=stock, hand=hand, discard=discard, from_discard=from_discard, seen=seen,
+        opp=opp, totals=_totals(totals), samples=samples, seed=seed, strategy=strategy,
+        rules=g.parse_rules(parse_rule_options(rule)),
+    )  # fmt: skip
+    if as_json:
+        out.print_json(dumps_json(advice.as_dict()))
+        return
+    for line in advice_lines(g.name, advice):
+        out.print(line, markup=False, highlight=False)

@@ -1,0 +1,391 @@
+"""Advice for one Spøkelse position as a player sees it (``kortsim advise``, docs/search.md).
+
+:func:`position_obs` turns what the player sees (own row with ``?`` for unknown slots,
+the card in hand or the discard top, the stock size, the cards it remembers seeing, the
+opponent's public slots) into the observation ``search`` decides on, refusing a
+position that cannot happen; :func:`advise` plays every legal action out on sampled
+worlds with the same compiled code as ``search`` and ranks them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name, rank_of
+from simulator.games.base import InputError
+from simulator.games.spokelse import search
+from simulator.games.spokelse.observation import (
+    DISCARD_TOP,
+    DISCARD_VALUE,
+    FROM_DISCARD,
+    HAND,
+    HAND_VALUE,
+    HIGH,
+    HIGH_SLOT,
+    MY_TOTAL,
+    OBS_SIZE,
+    OPP_SLOT,
+    OPP_TOTAL,
+    PHASE,
+    PLACE,
+    SEAT,
+    SLOT,
+    SLOT_VALUE,
+    SOURCE,
+    STOCK_LEFT,
+    TARGET,
+    TURN,
+    UNKNOWN_SLOT,
+    UNSEEN,
+    VALUE,
+)
+from simulator.games.spokelse.variants import Rules
+from simulator.rng import DECIDE, Stream
+from strategies.registry import parse_spec
+
+MAX_STOCK = N_CARDS - 2 * 5 - 1  # RULES.md §3: 41 cards once the deal and the first discard are out
+ASCII_SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+_CARD = re.compile(r"^(?:([♠♥♦♣SHDC])(10|[2-9AJQKT])|(10|[2-9AJQKT])([♠♥♦♣SHDC]))$", re.IGNORECASE)
+UNKNOWN = ("?", "_", "-", "x")
+
+
+def parse_card_text(text: str) -> int:
+    """A card code from ``♣Q``, ``Q♣``, ``cQ``, ``QC``, ``h10``, ``Th`` (any case).
+
+    Raises
+    ------
+    InputError
+        For anything else (one line naming the text)."""
+    m = _CARD.match(text.strip())
+    if not m:
+        raise InputError(f"unknown card {text!r}: write suit and rank, e.g. ♣Q, cQ, h10 or 10h")
+    suit, rank = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    suit = ASCII_SUITS.get(suit.lower(), suit)
+    rank = {"T": "10"}.get(rank.upper(), rank.upper())
+    return SUITS.index(suit) * N_RANKS + RANKS.index(rank)
+
+
+def parse_row(text: str, what: str) -> list[int]:
+    """Four slots, cards or ``?`` for one the player does not know (-1)."""
+    items = text.replace(",", " ").split()
+    if len(items) != 4:
+        raise InputError(f"{what} must be 4 slots (cards or ?), got {len(items)}: {text!r}")
+    return [-1 if t.lower() in UNKNOWN else parse_card_text(t) for t in items]
+
+
+def parse_cards(text: str | Sequence[str] | None) -> list[int]:
+    """A list of cards, space- or comma-separated (or a list of card texts)."""
+    if text is None:
+        return []
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_card_text(t) for t in items]
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the player sees; cards are codes, -1 an unknown slot (own) or hidden (opponent)."""
+
+    row: tuple[int, ...]
+    stock: int
+    hand: int = -1
+    discard: int = -1
+    from_discard: bool = False
+    seen: tuple[int, ...] = ()
+    opp: tuple[int, ...] = (-1, -1, -1, -1)
+    totals: tuple[float, float] = (0.0, 0.0)
+    rules: Rules = field(default_factory=Rules)
+
+    @property
+    def phase(self) -> int:
+        return PLACE if self.hand >= 0 else SOURCE
+
+    def check(self) -> None:
+        """Refuse a position that cannot happen, in one line (:class:`InputError`)."""
+        places = {"row": self.row, "opponent's row": self.opp, "seen": self.seen}
+        shown: list[tuple[int, str]] = [(c, k) for k, cards in places.items() for c in cards if c >= 0]
+        shown += [(c, k) for c, k in ((self.hand, "hand"), (self.discard, "discard top")) if c >= 0]
+        where: dict[int, str] = {}
+        for c, k in shown:
+            if c in where:
+                raise InputError(f"{name(c)} is there twice ({where[c]} and {k}): every card exists once")
+            where[c] = k
+        top_stock = MAX_STOCK - (1 if self.hand >= 0 and not self.from_discard else 0)
+        if not 0 <= self.stock <= top_stock:
+            raise InputError(f"the stock holds 0 to {top_stock} cards in this position, not {self.stock}")
+        if self.phase == SOURCE and self.stock == 0:
+            raise InputError("the stock is empty: the round is over, there is no decision left")
+        if self.phase == SOURCE and self.discard < 0:
+            raise InputError(
+                "nothing to decide: give --hand (the card to place) or --discard (the pile's top)"
+            )
+        if self.from_discard and self.hand < 0:
+            raise InputError("--from-discard needs --hand (the card taken from the pile)")
+        if self.discard < 0 and self.seen:
+            raise InputError("--seen lists cards under the discard top, but the pile is empty (no --discard)")
+        faces_down = 4 + 4 + 2 + self.stock  # both rows, both ghosts, the stock
+        in_sight = (1 if self.hand >= 0 else 0) + (1 if self.discard >= 0 else 0) + len(self.seen)
+        if faces_down + in_sight > N_CARDS:
+            raise InputError(
+                f"too many cards: 10 in the rows and ghosts, {self.stock} in the stock and {in_sight} "
+                f"in hand, on the pile or seen make {faces_down + in_sight}, but the deck has {N_CARDS}"
+            )
+        if self.discard < 0 and faces_down + in_sight < N_CARDS:
+            raise InputError(
+                f"the cards do not add up: with no discard pile, {N_CARDS - faces_down - in_sight} cards "
+                "are nowhere (give --discard)"
+            )
+
+
+def position_obs(pos: Position) -> np.ndarray:
+    """The observation the player decides on (observation.py's layout), seat 0."""
+    pos.check()
+    values = pos.rules.values_half()
+    obs = np.full(OBS_SIZE, -1, np.int64)
+    obs[PHASE] = pos.phase
+    obs[HAND] = pos.hand
+    obs[HAND_VALUE] = values[rank_of(pos.hand)] if pos.hand >= 0 else -1
+    obs[FROM_DISCARD] = int(pos.from_discard and pos.hand >= 0)
+    obs[DISCARD_TOP] = pos.discard
+    obs[DISCARD_VALUE] = values[rank_of(pos.discard)] if pos.discard >= 0 else -1
+    obs[STOCK_LEFT] = pos.stock
+    # Turns so far if every draw came from the stock (a guess: only search's opponent model reads it).
+    obs[TURN] = MAX_STOCK - pos.stock - (1 if pos.phase == PLACE and not pos.from_discard else 0)
+    obs[SEAT] = 0
+    obs[MY_TOTAL], obs[OPP_TOTAL] = (round(2 * t) for t in pos.totals)
+    obs[TARGET] = pos.rules.target_half() if any(pos.totals) else 0
+    for i in range(4):
+        obs[SLOT + i] = pos.row[i]
+        obs[SLOT_VALUE + i] = values[rank_of(pos.row[i])] if pos.row[i] >= 0 else -1
+        obs[OPP_SLOT + i] = pos.opp[i]
+    known = [i for i in range(4) if pos.row[i] >= 0]
+    if known:
+        obs[HIGH] = max(obs[SLOT_VALUE + i] for i in known)
+        obs[HIGH_SLOT] = min(i for i in known if obs[SLOT_VALUE + i] == obs[HIGH])
+    obs[UNKNOWN_SLOT] = next((i for i in range(4) if pos.row[i] < 0), -1)
+    obs[VALUE : VALUE + N_RANKS] = values
+    seen = [c for c in (*pos.row, *pos.opp, pos.hand, pos.discard, *pos.seen) if c >= 0]
+    count = Counter(rank_of(c) for c in seen)
+    for r in range(N_RANKS):
+        obs[UNSEEN + r] = N_SUITS - count[r]
+    return obs
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal action and its playouts' figures (points; lower is better)."""
+
+    action: int
+    words: str
+    score: float  # own final score, mean over the worlds
+    score_ci: tuple[float, float]
+    opponent: float  # the opponent's final score, mean
+    margin: float  # own minus the opponent's, mean
+    margin_ci: tuple[float, float]
+    vs_best: float = 0.0  # the objective less the best option's, paired on the same worlds
+    vs_best_ci: tuple[float, float] = (0.0, 0.0)
+
+    def as_dict(self) -> dict:
+        return {
+            "action": self.action,
+            "words": self.words,
+            "score": self.score,
+            "score_ci95": list(self.score_ci),
+            "opponent_score": self.opponent,
+            "margin": self.margin,
+            "margin_ci95": list(self.margin_ci),
+            "vs_best": self.vs_best,
+            "vs_best_ci95": list(self.vs_best_ci),
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The ranked options (best first, by ``objective``) and what ``search`` would play."""
+
+    position: Position
+    decision: str  # "source" or "place"
+    samples: int
+    seed: int
+    objective: str  # "margin" (own minus opponent's) or "score" (own alone)
+    options: tuple[Option, ...]
+    search_choice: int
+    strategy: str
+
+    def as_dict(self) -> dict:
+        pos = self.position
+        cards = lambda cs: [None if c < 0 else name(c) for c in cs]
+        return {
+            "position": {
+                "row": cards(pos.row),
+                "hand": cards([pos.hand])[0],
+                "from_discard": pos.from_discard,
+                "discard_top": cards([pos.discard])[0],
+                "stock": pos.stock,
+                "seen": cards(pos.seen),
+                "opponent_row": cards(pos.opp),
+                "totals": list(pos.totals),
+                "rules": pos.rules.as_dict(),
+            },
+            "decision": self.decision,
+            "samples": self.samples,
+            "seed": self.seed,
+            "objective": self.objective,
+            "strategy": self.strategy,
+            "search_choice": self.search_choice,
+            "units": "points, lower is better",
+            "options": [o.as_dict() for o in self.options],
+        }
+
+
+def action_words(pos: Position, a: int) -> str:
+    """An action in words, naming the cards it moves."""
+    if pos.phase == SOURCE:
+        return (
+            "draw from the stock" if a == search.STOCK else f"take {name(pos.discard)} from the discard pile"
+        )
+    if a == search.THROW:
+        return f"throw {name(pos.hand)} on the discard pile"
+    out = "an unknown card" if pos.row[a] < 0 else name(pos.row[a])
+    return f"put {name(pos.hand)} in slot {a} ({out} goes to the pile)"
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """Mean and 95% normal interval of ``x`` (points)."""
+    m = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.inf
+    return m, (m - half, m + half)
+
+
+def advise(pos: Position, *, samples: int = 2000, seed: int = 0, strategy: str = "search") -> Advice:
+    """Rank the legal actions of ``pos`` by the playouts of ``strategy`` (a ``search``
+    spec; its ``samples`` is replaced by ``samples``).  Worlds come from the stream
+    ``(seed, 0, DECIDE, 0, 0)`` (docs/random-streams.md)."""
+    if not 1 <= samples <= 1_000_000:
+        raise InputError(f"--samples must be 1 to 1000000, not {samples}")
+    player = parse_spec(strategy, "spokelse")
+    if player.family.decide is not parse_spec("search", "spokelse").family.decide:
+        raise InputError(f"advice plays out with search's code: {strategy!r} is not a search spec")
+    params = player.params.copy()
+    params[search.P_SAMPLES] = samples  # what choose_nb reads
+    obs = position_obs(pos)
+    own = np.zeros((search.N_ACTIONS, samples), np.int64)
+    opp = np.zeros_like(own)
+    legal = np.zeros(search.N_ACTIONS, np.int64)
+    rng = Stream(seed, 0, DECIDE, 0, 0).as_array()
+    if search.evaluate_nb(obs, params, rng, own, opp, legal) < 0:
+        raise InputError("the position cannot happen: the cards do not add up")
+    margin = bool(params[search.P_MARGIN])
+    options = []
+    for a in np.flatnonzero(legal):
+        score, score_ci = _mean_ci(own[a] / 2)
+        m, m_ci = _mean_ci((own[a] - opp[a]) / 2)
+        options.append(
+            Option(int(a), action_words(pos, int(a)), score, score_ci, float(opp[a].mean() / 2), m, m_ci)
+        )
+    options.sort(key=lambda o: (o.margin if margin else o.score, o.action))
+    objective = (own - opp if margin else own) / 2
+    top = options[0].action
+    for k, o in enumerate(options):
+        d, d_ci = _mean_ci(objective[o.action] - objective[top]) if k else (0.0, (0.0, 0.0))
+        options[k] = dataclasses.replace(o, vs_best=d, vs_best_ci=d_ci)
+    choice = int(search.choose_nb(obs, params, rng, own, opp, legal, samples))
+    return Advice(
+        pos, "place" if pos.phase == PLACE else "source", samples, seed, "margin" if margin else "score",
+        tuple(options), choice, player.spec,
+    )  # fmt: skip
+
+
+def advise_position(
+    *,
+    row: str | Sequence[int],
+    stock: int,
+    hand: str | int | None = None,
+    discard: str | int | None = None,
+    from_discard: bool = False,
+    seen: str | Sequence[str] | None = None,
+    opp: str | Sequence[int] | None = None,
+    totals: tuple[float, float] | None = None,
+    samples: int = 2000,
+    seed: int = 0,
+    strategy: str = "search",
+    rules: Rules | None = None,
+) -> Advice:
+    """:func:`advise` on a position given as text (cards as ``♣Q`` or ``cQ``, ``?`` for an
+    unknown slot); see :class:`Position` for the fields.
+
+    Raises
+    ------
+    InputError
+        For a position that cannot happen or text that is not a card (one line)."""
+
+    def one(card: str | int | None) -> int:
+        if card is None or (isinstance(card, str) and not card.strip()):
+            return -1
+        return card if isinstance(card, int) else parse_card_text(card)
+
+    def four(cards: str | Sequence[int] | None, what: str) -> tuple[int, ...]:
+        if cards is None:
+            return (-1, -1, -1, -1)
+        if isinstance(cards, str):
+            return tuple(parse_row(cards, what))
+        if len(cards) != 4:
+            raise InputError(f"{what} must be 4 slots, got {len(cards)}")
+        return tuple(int(c) for c in cards)
+
+    if isinstance(stock, bool) or not isinstance(stock, int | np.integer):
+        raise InputError(f"the stock size must be a whole number of cards, not {stock!r}")
+    pos = Position(
+        row=four(row, "the row"),
+        stock=int(stock),
+        hand=one(hand),
+        discard=one(discard),
+        from_discard=bool(from_discard),
+        seen=tuple(parse_cards(seen)),
+        opp=four(opp, "the opponent's row"),
+        totals=(float(totals[0]), float(totals[1])) if totals else (0.0, 0.0),
+        rules=rules or Rules(),
+    )
+    return advise(pos, samples=samples, seed=seed, strategy=strategy)
+
+
+def advice_lines(advice: Advice) -> list[str]:
+    """The advice in plain words, best first."""
+    pos = advice.position
+    if advice.decision == "place":
+        how = "taken from the discard pile" if pos.from_discard else "drawn from the stock"
+        what = f"where to put {name(pos.hand)} ({how})"
+    else:
+        what = f"whether to take {name(pos.discard)} from the discard pile or draw"
+    row = " ".join("?" if c < 0 else name(c) for c in pos.row)
+    lines = [
+        f"Deciding {what}; row {row}, stock {pos.stock}.",
+        f"Expected final round score in points (lower is better), over {advice.samples} sampled deals "
+        f"of the unseen cards (seed {advice.seed}), each action then played out by expect in both seats "
+        f"({advice.strategy}); 95% intervals. Margin: own score minus the opponent's; 'worse': the "
+        f"{'margin' if advice.objective == 'margin' else 'score'} less the best action's on the same deals. "
+        "Slots are 0-3.",
+    ]
+    width = max(len(o.words) for o in advice.options)
+    for k, o in enumerate(advice.options, 1):
+        lines.append(
+            f"  {k}. {o.words:<{width}}  score {o.score:6.2f} [{o.score_ci[0]:.2f}, {o.score_ci[1]:.2f}]"
+            f"  margin {o.margin:+6.2f} [{o.margin_ci[0]:+.2f}, {o.margin_ci[1]:+.2f}]"
+            + (f"  {o.vs_best:+.2f} [{o.vs_best_ci[0]:+.2f}, {o.vs_best_ci[1]:+.2f}] worse" if k > 1 else "")
+        )
+    best = advice.options[0]
+    by = "margin" if advice.objective == "margin" else "own score"
+    lines.append(f"Best by {by}: {best.words}.")
+    chosen = next(o for o in advice.options if o.action == advice.search_choice)
+    if chosen is not best:
+        lines.append(
+            f"search would play: {chosen.words} (expect's choice, as no other action beats it "
+            "by its z standard errors)"
+        )
+    return lines

@@ -1,0 +1,546 @@
+"""The ``search`` player's compiled core: sampled worlds and playouts (docs/search.md).
+
+At a decision, :func:`evaluate_nb` deals ``samples`` worlds consistent with the
+observation alone (:func:`sample_world_nb`), plays every legal action out to the end of
+the round in each world with ``expect`` in both seats (:func:`play_out_nb`), and
+records both final scores.  The same worlds serve every action (common random numbers).
+:func:`search_decide_nb` plays a quarter of the worlds first and the rest only when some
+action did better than ``expect``'s answer on those; :func:`choose_nb` keeps ``expect``'s own answer unless another action has a lower mean
+objective by more than ``z`` standard errors; ``advise`` reads the same arrays for its
+intervals.
+
+A world is the player's position with the cards it cannot place dealt uniformly:
+
+* ``obs[UNSEEN + r]`` counts the cards of rank ``r`` whose place the player does not
+  know.  They go, shuffled, to its unknown slots, the opponent's hidden slots (those
+  not in ``OPP_SLOT``), the two ghosts and the stock, in that order.  Only ranks score
+  and only ranks reach the strategies, so each rank's cards get the card codes of that
+  rank that the observation does not show.
+* Every other card of a rank (four less the unseen and the shown ones) lies under the
+  discard top, whose order the observation does not hold: it is dealt in random order.
+
+The opponent's knowledge is rebuilt from what is public, with two approximations.  It
+has had ``(TURN + 1) // 2`` turns; it is taken to have filled one of its hidden slots
+per turn (slots 2 and 3 first, which it did not look at when dealt), and to know those,
+its slots 0 and 1 (every player looks at them at the deal) and its public slots.  A
+slot it filled gets a card worth at most ``low`` points when one is left (``low=13``,
+the default: any card, so the deal is uniform).  None of the player's own slots is
+public to it: the observation does not say which of them came from the pile.  It has
+seen every card on the discard pile and under it, its known slots, and a card the
+player has just taken from the pile.
+
+Randomness: only the seat's own stream ``rng`` (docs/random-streams.md), in a fixed
+order, so a game stays a pure function of its seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.games.spokelse.observation import (
+    DISCARD_TOP,
+    DISCARD_VALUE,
+    FROM_DISCARD,
+    HAND,
+    HAND_VALUE,
+    HIGH,
+    HIGH_SLOT,
+    MY_TOTAL,
+    OBS_SIZE,
+    OPP_SLOT,
+    OPP_TOTAL,
+    PHASE,
+    PLACE,
+    SEAT,
+    SLOT,
+    SLOT_VALUE,
+    SOURCE,
+    STOCK_LEFT,
+    TARGET,
+    TURN,
+    UNKNOWN_SLOT,
+    UNSEEN,
+    VALUE,
+)
+from simulator.games.spokelse.strategies import expect_nb
+from simulator.games.spokelse.variants import TURN_CAP
+from simulator.rng import below_nb
+
+STOCK, DISCARD_PILE, THROW = 0, 1, 4
+N_ACTIONS = 5  # the PLACE answers 0-4; a SOURCE decision uses 0 and 1
+# search's parameters (the registry entry in strategies.py): params[P_*]
+P_SAMPLES, P_MARGIN, P_BASE, P_LOW, P_Z = 0, 1, 2, 6, 7  # expect's four parameters at P_BASE..P_BASE+3
+
+
+@njit(cache=True)
+def legal_nb(obs, legal):
+    """``legal[a]`` = 1 for each action the rules allow now; returns how many there are."""
+    for a in range(N_ACTIONS):
+        legal[a] = 0
+    if obs[PHASE] == SOURCE:
+        legal[STOCK] = 1
+        legal[DISCARD_PILE] = 1 if obs[DISCARD_TOP] >= 0 else 0
+    else:
+        for a in range(4):
+            legal[a] = 1
+        legal[THROW] = 1 if obs[FROM_DISCARD] == 0 else 0
+    n = 0
+    for a in range(N_ACTIONS):
+        n += legal[a]
+    return n
+
+
+@njit(cache=True)
+def _summaries_nb(row, card_value):
+    """HIGH, HIGH_SLOT and UNKNOWN_SLOT of an observation row from its SLOT fields."""
+    h, h_slot, u = -1, -1, -1
+    for i in range(4):
+        c = row[SLOT + i]
+        if c < 0:
+            row[SLOT_VALUE + i] = -1
+            if u < 0:
+                u = i
+        else:
+            v = card_value[c]
+            row[SLOT_VALUE + i] = v
+            if v > h:
+                h, h_slot = v, i
+    row[HIGH], row[HIGH_SLOT], row[UNKNOWN_SLOT] = h, h_slot, u
+
+
+@njit(cache=True)
+def _shuffle_nb(rng, a, n):
+    """Fisher-Yates from the end over ``a[:n]`` (the order of ``shuffle_nb``)."""
+    for i in range(n - 1, 0, -1):
+        j = below_nb(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@njit(cache=True)
+def split_cards_nb(obs, pool, under):
+    """The cards the observation does not show, by rank: the unseen ones into ``pool`` and
+    the rest (those under the discard top) into ``under``.  Returns ``(n_pool, n_under)``,
+    or ``(-1, -1)`` when the observation is impossible (more cards of a rank than four,
+    or the unseen cards not filling exactly the places the player cannot see)."""
+    shown = np.uint64(0)
+    for c in (obs[HAND], obs[DISCARD_TOP]):
+        if c >= 0:
+            shown |= np.uint64(1) << np.uint64(c)
+    for i in range(4):
+        for c in (obs[SLOT + i], obs[OPP_SLOT + i]):
+            if c >= 0:
+                shown |= np.uint64(1) << np.uint64(c)
+    n_pool, n_under = 0, 0
+    for r in range(13):
+        want = obs[UNSEEN + r]
+        if want < 0:
+            return -1, -1
+        for s in range(4):
+            c = s * 13 + r
+            if (shown >> np.uint64(c)) & np.uint64(1):
+                continue
+            if want > 0:
+                pool[n_pool] = c
+                n_pool += 1
+                want -= 1
+            else:
+                under[n_under] = c
+                n_under += 1
+        if want > 0:
+            return -1, -1
+    if n_pool < places_nb(obs) or (obs[DISCARD_TOP] < 0 and n_pool + n_under > places_nb(obs)):
+        return -1, -1
+    return n_pool, n_under
+
+
+@njit(cache=True)
+def places_nb(obs):
+    """The places the player cannot see: its unknown slots, the opponent's hidden slots,
+    the two ghosts and the stock.  In play the unseen cards fill exactly these; a player
+    who does not recall every discard (a position typed in for advice) has more unseen
+    cards, and the rest lie under the discard top."""
+    places = 2 + max(obs[STOCK_LEFT], 0)
+    for i in range(4):
+        places += (obs[SLOT + i] < 0) + (obs[OPP_SLOT + i] < 0)
+    return places
+
+
+@njit(cache=True)
+def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, world, knows):
+    """Deal one world into ``world`` (see :func:`new_world_nb`); returns the stock size.
+
+    ``pool`` and ``under`` are :func:`split_cards_nb`'s lists; both are shuffled here
+    with ``rng`` (the pool first; unseen cards beyond the places go under the discard top,
+    which is then shuffled again), so every world is a uniform deal of them, except that
+    each opponent's hidden slot it has had a turn to fill (:func:`filled_nb`) gets the
+    first card of the shuffled rest worth at most ``low`` half points (a uniform one of
+    those, when there is one).  ``knows[i]`` is set to 1 for the opponent's slots it is
+    taken to know."""
+    slot, ghost, stock, pile, counts = world[2], world[3], world[4], world[5], world[6]
+    me = obs[SEAT]
+    op = 1 - me
+    _shuffle_nb(rng, pool, n_pool)
+    _shuffle_nb(rng, under, n_under)
+    k = 0
+    for i in range(4):
+        if obs[SLOT + i] >= 0:
+            slot[me, i] = obs[SLOT + i]
+        else:
+            slot[me, i] = pool[k]
+            k += 1
+    to_fill = filled_nb(obs)
+    for j in range(4):
+        i = (j + 2) % 4  # slots 2 and 3 first: unknown to it at the deal, it fills them first
+        knows[i] = 1 if i < 2 else 0
+        if obs[OPP_SLOT + i] >= 0:
+            slot[op, i] = obs[OPP_SLOT + i]
+            knows[i] = 1
+            continue
+        if to_fill > 0:
+            to_fill -= 1
+            knows[i] = 1
+            for m in range(k, n_pool):
+                if card_value[pool[m]] <= low:
+                    pool[k], pool[m] = pool[m], pool[k]
+                    break
+        slot[op, i] = pool[k]
+        k += 1
+    ghost[me] = pool[k]
+    ghost[op] = pool[k + 1]
+    k += 2
+    n_stock = max(obs[STOCK_LEFT], 0)
+    for i in range(n_stock):
+        stock[i] = pool[k + i]
+    k += n_stock
+    for i in range(n_under):
+        pile[i] = under[i]
+    n_pile = n_under
+    for i in range(k, n_pool):  # unseen cards beyond the places: forgotten discards
+        pile[n_pile] = pool[i]
+        n_pile += 1
+    if n_pile > n_under:
+        _shuffle_nb(rng, pile, n_pile)
+    if obs[DISCARD_TOP] >= 0:
+        pile[n_pile] = obs[DISCARD_TOP]
+        n_pile += 1
+    counts[0], counts[1], counts[2] = n_stock, n_pile, 0
+    _views_nb(obs, card_value, knows, world)
+    return n_stock
+
+
+@njit(cache=True)
+def filled_nb(obs):
+    """How many of the opponent's hidden slots it is taken to have filled: one per turn it
+    has had (turns alternate, so ``(TURN + 1) // 2`` at this player's decision), at most
+    as many as it has hidden slots."""
+    hidden = 0
+    for i in range(4):
+        hidden += obs[OPP_SLOT + i] < 0
+    return min(hidden, (obs[TURN] + 1) // 2)
+
+
+@njit(cache=True)
+def _views_nb(obs, card_value, knows, world):
+    """Both seats' observations and ``seen`` bits in a freshly dealt world."""
+    wobs, seen, slot, pile, counts = world[0], world[1], world[2], world[5], world[6]
+    me = obs[SEAT]
+    op = 1 - me
+    n_pile = counts[1]
+    on_pile = np.uint64(0)
+    for i in range(n_pile):
+        on_pile |= np.uint64(1) << np.uint64(pile[i])
+    mine = on_pile
+    for c in (obs[HAND],):
+        if c >= 0:
+            mine |= np.uint64(1) << np.uint64(c)
+    for i in range(4):
+        for c in (obs[SLOT + i], obs[OPP_SLOT + i]):
+            if c >= 0:
+                mine |= np.uint64(1) << np.uint64(c)
+    for f in range(OBS_SIZE):
+        wobs[me, f] = obs[f]
+        wobs[op, f] = -1
+    theirs = on_pile
+    if obs[PHASE] == PLACE and obs[FROM_DISCARD] == 1:
+        theirs |= np.uint64(1) << np.uint64(obs[HAND])  # it saw the card on the pile
+    for i in range(4):
+        if knows[i] != 0:
+            wobs[op, SLOT + i] = slot[op, i]
+            theirs |= np.uint64(1) << np.uint64(slot[op, i])
+    _summaries_nb(wobs[op], card_value)
+    wobs[op, SEAT] = op
+    wobs[op, TURN] = obs[TURN]
+    wobs[op, MY_TOTAL], wobs[op, OPP_TOTAL] = obs[OPP_TOTAL], obs[MY_TOTAL]
+    wobs[op, TARGET] = obs[TARGET]
+    for r in range(13):
+        wobs[op, VALUE + r] = obs[VALUE + r]
+        n = 0
+        for s in range(4):
+            n += (theirs >> np.uint64(s * 13 + r)) & np.uint64(1)
+        wobs[op, UNSEEN + r] = 4 - np.int64(n)
+    seen[me], seen[op] = mine, theirs
+
+
+@njit(cache=True)
+def new_world_nb():
+    """A world's arrays: (obs rows, seen bits, slots, ghosts, stock, pile, counts).
+
+    ``counts`` holds the stock size, the pile size and the stock cards drawn so far."""
+    return (
+        np.empty((2, OBS_SIZE), np.int64),
+        np.empty(2, np.uint64),
+        np.empty((2, 4), np.int64),
+        np.empty(2, np.int64),
+        np.empty(52, np.int64),
+        np.empty(52, np.int64),
+        np.zeros(3, np.int64),
+    )
+
+
+@njit(cache=True)
+def copy_world_nb(src, dst):
+    for k in range(2):
+        for f in range(OBS_SIZE):
+            dst[0][k, f] = src[0][k, f]
+        dst[1][k] = src[1][k]
+        for i in range(4):
+            dst[2][k, i] = src[2][k, i]
+        dst[3][k] = src[3][k]
+    for i in range(src[6][0]):
+        dst[4][i] = src[4][i]
+    for i in range(src[6][1]):
+        dst[5][i] = src[5][i]
+    for i in range(3):
+        dst[6][i] = src[6][i]
+
+
+@njit(cache=True)
+def _source_obs_nb(world, p, turns, card_value):
+    """``p``'s observation at the start of its turn (the fields the kernel sets then)."""
+    wobs, counts, pile = world[0], world[6], world[5]
+    wobs[p, PHASE] = SOURCE
+    wobs[p, HAND] = -1
+    wobs[p, HAND_VALUE] = -1
+    wobs[p, FROM_DISCARD] = 0
+    if counts[1] > 0:
+        d = pile[counts[1] - 1]
+        wobs[p, DISCARD_TOP] = d
+        wobs[p, DISCARD_VALUE] = card_value[d]
+    else:
+        wobs[p, DISCARD_TOP] = -1
+        wobs[p, DISCARD_VALUE] = -1
+    wobs[p, STOCK_LEFT] = counts[0] - counts[2]
+    wobs[p, TURN] = turns
+
+
+@njit(cache=True)
+def _take_nb(world, p, a, card_value):
+    """``p`` takes the stock card (``a`` = STOCK) or the discard top; returns
+    ``(card, from_discard)`` with ``p``'s observation in the PLACE phase."""
+    wobs, seen, stock, pile, counts = world[0], world[1], world[4], world[5], world[6]
+    if a == STOCK:
+        c = stock[counts[2]]
+        counts[2] += 1
+        fd = 0
+        bit = np.uint64(1) << np.uint64(c)
+        if (seen[p] & bit) == 0:
+            wobs[p, UNSEEN + c % 13] -= 1
+            seen[p] |= bit
+        wobs[p, STOCK_LEFT] = counts[0] - counts[2]
+    else:
+        counts[1] -= 1
+        c = pile[counts[1]]
+        fd = 1
+        if counts[1] > 0:
+            d = pile[counts[1] - 1]
+            wobs[p, DISCARD_TOP] = d
+            wobs[p, DISCARD_VALUE] = card_value[d]
+        else:
+            wobs[p, DISCARD_TOP] = -1
+            wobs[p, DISCARD_VALUE] = -1
+    wobs[p, PHASE] = PLACE
+    wobs[p, HAND] = c
+    wobs[p, HAND_VALUE] = card_value[c]
+    wobs[p, FROM_DISCARD] = fd
+    return c, fd
+
+
+@njit(cache=True)
+def _place_nb(world, p, c, fd, b, card_value):
+    """``p`` swaps ``c`` into slot ``b`` (0-3) or throws it (THROW); the card out goes
+    face up on the pile, seen by both."""
+    wobs, seen, slot, pile, counts = world[0], world[1], world[2], world[5], world[6]
+    if b < 4:
+        out = slot[p, b]
+        slot[p, b] = c
+        wobs[p, SLOT + b] = c
+        _summaries_nb(wobs[p], card_value)
+        wobs[1 - p, OPP_SLOT + b] = c if fd == 1 else -1
+    else:
+        out = c
+    pile[counts[1]] = out
+    counts[1] += 1
+    bit = np.uint64(1) << np.uint64(out)
+    for s in range(2):
+        if (seen[s] & bit) == 0:
+            wobs[s, UNSEEN + out % 13] -= 1
+            seen[s] |= bit
+
+
+@njit(cache=True)
+def play_out_nb(world, me, first, card_value, base, rng):
+    """Play ``world`` to the end of the round: ``me`` answers the pending decision with
+    ``first``, then ``expect`` (parameters ``base``) plays both seats (RULES.md §3: the
+    round ends with the turn that draws the last stock card, or at the turn cap)."""
+    wobs, counts = world[0], world[6]
+    turns = wobs[me, TURN]
+    if wobs[me, PHASE] == SOURCE:
+        c, fd = _take_nb(world, me, first, card_value)
+        b = expect_nb(wobs[me], base, rng)
+    else:
+        c, fd = wobs[me, HAND], wobs[me, FROM_DISCARD]
+        b = first
+    _place_nb(world, me, c, fd, b, card_value)
+    turns += 1
+    p = me
+    while counts[2] < counts[0] and turns < TURN_CAP:
+        p = 1 - p
+        _source_obs_nb(world, p, turns, card_value)
+        a = expect_nb(wobs[p], base, rng)
+        c, fd = _take_nb(world, p, a, card_value)
+        b = expect_nb(wobs[p], base, rng)
+        _place_nb(world, p, c, fd, b, card_value)
+        turns += 1
+
+
+@njit(cache=True)
+def score_of_nb(world, seat, card_value):
+    """RULES.md §3: ``seat``'s four slots plus its ghost, in half points."""
+    slot, ghost = world[2], world[3]
+    s = card_value[ghost[seat]]
+    for i in range(4):
+        s += card_value[slot[seat, i]]
+    return s
+
+
+@njit(cache=True)
+def base_params_nb(params):
+    """``expect``'s parameters inside ``search``'s (params[P_BASE:P_BASE + 4])."""
+    base = np.zeros(params.shape[0], np.float64)
+    for i in range(4):
+        base[i] = params[P_BASE + i]
+    return base
+
+
+@njit(cache=True)
+def evaluate_nb(obs, params, rng, own, opp, legal):
+    """Play every legal action out on ``own.shape[1]`` sampled worlds.
+
+    ``own[a, s]`` and ``opp[a, s]`` receive the player's and the opponent's final scores
+    (half points) after action ``a`` in world ``s``; ``legal`` the legal actions
+    (:func:`legal_nb`).  Returns the number of worlds, or -1 when the observation is
+    impossible (then nothing is drawn from ``rng``)."""
+    n = own.shape[1]
+    low = np.int64(round(params[P_LOW] * 2.0))  # half points
+    base = base_params_nb(params)
+    card_value = np.empty(52, np.int64)
+    for c in range(52):
+        card_value[c] = obs[VALUE + c % 13]
+    legal_nb(obs, legal)
+    pool = np.empty(52, np.int64)
+    under = np.empty(52, np.int64)
+    n_pool, n_under = split_cards_nb(obs, pool, under)
+    if n_pool < 0 or (obs[PHASE] == SOURCE and obs[STOCK_LEFT] <= 0):
+        return -1
+    me = obs[SEAT]
+    knows = np.empty(4, np.int64)
+    world = new_world_nb()
+    scratch = new_world_nb()
+    for s in range(n):
+        sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, world, knows)
+        for a in range(N_ACTIONS):
+            if legal[a] == 0:
+                continue
+            copy_world_nb(world, scratch)
+            play_out_nb(scratch, me, a, card_value, base, rng)
+            own[a, s] = score_of_nb(scratch, me, card_value)
+            opp[a, s] = score_of_nb(scratch, 1 - me, card_value)
+    return n
+
+
+@njit(cache=True)
+def search_decide_nb(obs, params, rng):
+    """``search``'s answer (:func:`choose_nb` on :func:`evaluate_nb`'s worlds).
+
+    The worlds are played in two stages: the first quarter (at least 8 worlds), and the
+    rest only if on those some action did better than ``expect``'s own answer (a lower
+    mean objective); otherwise it plays ``expect``'s answer.  A SOURCE decision with an
+    empty discard pile has one answer (the stock) and draws nothing; an impossible
+    observation gets ``expect``'s answer."""
+    if obs[PHASE] == SOURCE and obs[DISCARD_TOP] < 0:
+        return np.int64(STOCK)
+    n = max(np.int64(params[P_SAMPLES]), 1)
+    own = np.empty((N_ACTIONS, n), np.int64)
+    opp = np.empty((N_ACTIONS, n), np.int64)
+    legal = np.empty(N_ACTIONS, np.int64)
+    first = min(n, max(n // 4, 8))
+    if evaluate_nb(obs, params, rng, own[:, :first], opp[:, :first], legal) < 0:
+        return np.int64(expect_nb(obs, base_params_nb(params), rng))
+    if first < n:
+        if not _any_better_nb(obs, params, rng, own[:, :first], opp[:, :first], legal):
+            return np.int64(expect_nb(obs, base_params_nb(params), rng))
+        evaluate_nb(obs, params, rng, own[:, first:], opp[:, first:], legal)
+    return choose_nb(obs, params, rng, own, opp, legal, n)
+
+
+@njit(cache=True)
+def _any_better_nb(obs, params, rng, own, opp, legal):
+    """True when some legal action has a lower mean objective than ``expect``'s answer."""
+    margin = np.int64(params[P_MARGIN])
+    base = np.int64(expect_nb(obs, base_params_nb(params), rng))
+    for a in range(N_ACTIONS):
+        if legal[a] == 1 and a != base:
+            mean, _ = _paired_nb(own, opp, a, base, own.shape[1], margin)
+            if mean < 0.0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def choose_nb(obs, params, rng, own, opp, legal, n):
+    """The action :func:`search_decide_nb` takes on :func:`evaluate_nb`'s ``n`` worlds.
+
+    ``expect``'s own answer unless another action is better on these worlds by more than
+    ``params[P_Z]`` standard errors of the paired difference: with common random numbers,
+    actions the playouts repair alike tie exactly, and among near-equal actions the noise
+    alone would pick one that ``expect``'s choice beats (the winner's curse)."""
+    margin = np.int64(params[P_MARGIN])
+    z = params[P_Z]
+    base = np.int64(expect_nb(obs, base_params_nb(params), rng))
+    best, best_v = base, np.float64(0.0)
+    for a in range(N_ACTIONS):
+        if legal[a] == 0 or a == base:
+            continue
+        mean, se = _paired_nb(own, opp, a, base, n, margin)
+        if mean < best_v and mean + z * se < 0.0:
+            best, best_v = np.int64(a), mean
+    return best
+
+
+@njit(cache=True)
+def _paired_nb(own, opp, a, b, n, margin):
+    """Mean and standard error of action ``a``'s objective less action ``b``'s over the
+    worlds (half points; below zero ``a`` is better)."""
+    s1, s2 = 0.0, 0.0
+    for s in range(n):
+        d = np.float64((own[a, s] - margin * opp[a, s]) - (own[b, s] - margin * opp[b, s]))
+        s1 += d
+        s2 += d * d
+    mean = s1 / n
+    if n < 2:
+        return mean, 0.0
+    var = max(s2 / n - mean * mean, 0.0) * n / (n - 1)
+    return mean, np.sqrt(var / n)
