@@ -105,6 +105,29 @@ def write_profile(path: str | Path, times: Sequence[float]) -> dict:
     return profile
 
 
+def check_target(path: str | Path) -> None:
+    """Refuse, before anything is measured, a ``--save-reaction`` path that could not be
+    written or would overwrite a file that is not a reaction profile.
+
+    Raises
+    ------
+    InputError
+        A missing folder, a folder given as the file, or another kind of file (one line).
+    """
+    target = Path(path)
+    if not target.resolve().parent.is_dir():
+        raise InputError(f"--save-reaction {path}: its folder does not exist")
+    if target.is_dir():
+        raise InputError(f"--save-reaction {path} is a folder; give a file name, e.g. {target / 'me.json'}")
+    if target.exists():
+        try:
+            read_profile(target)
+        except InputError:
+            raise InputError(
+                f"--save-reaction {path}: the file exists and is not a reaction profile; choose another name"
+            ) from None
+
+
 def parse_profile(text: str) -> tuple[float, float]:
     """:func:`simulator.reaction.parse_profile`, or a profile file (:func:`read_profile`)."""
     from simulator import reaction

@@ -63,6 +63,8 @@ def _whole(value: Any) -> int | None:
 def resolve_game(game: str | Game) -> Game:
     """The game object for a game id (as ``kortsim games`` lists them, in any case) or the
     game itself."""
+    if not isinstance(game, Game | str):
+        raise InputError(f"the game is a game id (see `kortsim games`), not {game!r}")
     return game if isinstance(game, Game) else get_game(game)
 
 

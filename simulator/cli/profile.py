@@ -15,7 +15,7 @@ from simulator.cli.options import GameArg, Rules, Seed, Threads
 from simulator.cli.outputs import check_outputs
 from simulator.cli_output import err, out
 from simulator.games import InputError
-from simulator.profiling.headlines import amount
+from simulator.profiling.headlines import amount, role_unit, share_points
 from simulator.report import rate_bound_text
 
 ProfilePlayers = Annotated[
@@ -123,12 +123,13 @@ def print_profile(result: Any) -> None:
         for u in ("round", "match"):
             r = p[u]["roles"]
             for role in r["roles"]:
-                roles.add_row(p["label"], u, role["role"], amount(role["advantage"], r["unit"], sign=True))
+                unit = role_unit(r)
+                roles.add_row(p["label"], u, role["role"], amount(role["advantage"], unit, sign=True))
             ln = p[u].get("length")
             if ln:
                 rest.add_row(p["label"], f"{ln['unit']} per {u}", amount(ln["mean"]))
             for it in p[u]["irregular"]["items"]:
-                rest.add_row(p["label"], f"{it['words']} (per {u})", _irregular(it))
+                rest.add_row(p["label"], f"{it['words']} (per {u})", _irregular(it, u))
         _skill_rows(skill, p)
         m = p.get("matches") or {}
         if m:
@@ -156,7 +157,8 @@ def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
             continue
         pair = pairs.get((d["against"], d["strategy"]))
         share = amount(pair["strategy"], percent=True) if pair else ""
-        t.add_row(p["label"], f"{d['strategy']} − {d['against']} ({d['unit']}, {d['better']} is better)",
+        unit = d["unit"] if d["unit"] != "percentage points" else f"percentage points of the {metric} rate"
+        t.add_row(p["label"], f"{d['strategy']} − {d['against']} ({unit}, {d['better']} is better)",
                   amount(d["difference"], sign=True), share)  # fmt: skip
 
 
@@ -169,12 +171,14 @@ def _differences(diffs: list[dict[str, Any]]) -> RichTable:
         for r in d["measures"]:
             t.add_row(name, r["measure"], amount(r["difference"], r["unit"], sign=True))
         for part, e in (d.get("skill_shares") or {}).items():
-            t.add_row(name, f"{part} share of the variance", amount(e, percent=True, sign=True))
+            t.add_row(name, f"{part} share of the variance", share_points(e))
     return t
 
 
-def _irregular(item: dict[str, Any]) -> str:
+def _irregular(item: dict[str, Any], unit: str = "game") -> str:
     """A rate of games with its interval, or (never seen) how many of how many and the bound."""
     if item["kind"] == "rate" and item["total"] == 0:
         return rate_bound_text(0, item["n"])
+    if item["total"] == 0:  # a count never seen: no interval to show
+        return f"none in {item['n']:,} {'matches' if unit == 'match' else unit + 's'}"
     return amount(item, percent=item["kind"] == "rate")

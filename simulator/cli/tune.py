@@ -56,7 +56,7 @@ def tune_cmd(
         ),
     ] = None,
     trials: Annotated[
-        int, _opt("--trials", "N", "Trials to finish, pruned ones included (with --resume: in all).")
+        int, _opt("--trials", "N", "Trials per iteration, pruned ones included (with --resume: in all).")
     ] = DEFAULT_TRIALS,
     confirm: Annotated[
         int | None,

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +19,15 @@ from typing import Any
 
 import pandas as pd
 
-from simulator.games.base import InputError
+from simulator.games.base import Game, InputError
 from simulator.profiling import core, headlines
 from simulator.profiling.core import Page
 from simulator.profiling.variants import differences
 from simulator.report import Headline
 from simulator.results import SCHEMA_VERSION, dumps_json, package_version, plain
-from simulator.setup import Setup
+from simulator.results import provenance as make_provenance
+from simulator.setup import SeedLike, Setup
+from strategies.registry import parse_spec
 
 
 @dataclass(repr=False, eq=False)
@@ -58,7 +61,7 @@ class Profile:
 
 
 def profile(
-    game: str,
+    game: str | Game,
     strategies: Sequence[str] | str | None = None,
     *,
     players: int | str | Sequence[int] | None = None,
@@ -66,7 +69,7 @@ def profile(
     compare_rule: str | None = None,
     rounds: int | None = None,
     matches: int | None = None,
-    seed: Any = None,
+    seed: SeedLike | None = None,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Profile:
@@ -75,8 +78,8 @@ def profile(
 
     Parameters
     ----------
-    game : str
-        A game id (``kortsim games``).
+    game : str or Game
+        A game id (``kortsim games``) or a :class:`Game`.
     strategies : str or sequence of str, optional
         The table's strategies: one for every seat or one per seat (default: the game's best
         shipped strategy in every seat).  Skill is measured with the game's own ladder
@@ -89,7 +92,7 @@ def profile(
         ``"NAME=A,B"``: a page per value, side by side, with paired differences on the same deals.
     rounds, matches : int, optional
         Rounds and matches per page (defaults ``core.ROUNDS``, ``core.MATCHES``).
-    seed : int, optional
+    seed : int or numpy.random.SeedSequence, optional
         The seed of every run (drawn and recorded when None).
     threads : int, optional
         Threads for the kernels.
@@ -159,8 +162,17 @@ def _assemble(plan: core.Plan, pages: list[Page], diffs: list[dict], compared: s
         "headlines": [h.answer for h in heads],
         "pages": [{"label": p.label, "rules": p.rules, "players": p.n_seats, **p.figures} for p in pages],
         "differences": diffs,
+        "kind": "profile",
+        "provenance": _provenance(plan),
     }
     return Profile(plain(summary), pages, heads)
+
+
+def _provenance(plan: core.Plan) -> dict[str, Any]:
+    """Versions and the strategies' source hashes (each page's rules are in ``pages``)."""
+    specs = dict.fromkeys([*plan.strategies, *plan.ladder, plan.baseline])
+    players = [parse_spec(s, plan.game.name) for s in specs]
+    return make_provenance(plan.seed, {}, players, {"kind": "profile", "machine": platform.machine()})
 
 
 __all__ = ["Page", "Profile", "profile"]

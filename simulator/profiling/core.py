@@ -69,7 +69,7 @@ def parse_players(players: int | str | Sequence[int] | None, game: Game) -> list
     """Table sizes: a number, ``"3..8"``, ``"3,5"`` or a list (default: the game's)."""
     if players is None:
         return [game.default_seats]
-    if isinstance(players, int):
+    if isinstance(players, int) and not isinstance(players, bool):
         return [players]
     if isinstance(players, str):
         text = players.strip()
@@ -80,10 +80,23 @@ def parse_players(players: int | str | Sequence[int] | None, game: Game) -> list
                 raise InputError(f"--players {text}: the range runs from low to high (e.g. 3..8)")
             return list(range(lo, hi + 1))
         try:
-            return [int(p) for p in text.split(",")]
+            sizes = [int(p) for p in text.split(",")]
         except ValueError:
             raise InputError(f"--players takes a number, a range A..B or a list A,B, got {text!r}") from None
-    return [int(p) for p in players]
+        return _distinct(sizes)
+    sizes = list(players) if isinstance(players, Sequence) else [players]
+    if any(isinstance(p, bool) or not isinstance(p, int | np.integer) for p in sizes):
+        raise InputError(f"--players takes whole numbers of seats, got {players!r}")
+    return _distinct([int(p) for p in sizes])
+
+
+def _distinct(sizes: list[int]) -> list[int]:
+    """``sizes`` unless it is empty or names a table size twice."""
+    if not sizes:
+        raise InputError("--players: give at least one table size")
+    if len(set(sizes)) != len(sizes):
+        raise InputError(f"--players {','.join(map(str, sizes))}: a table size is given twice")
+    return sizes
 
 
 def parse_compare_rule(text: str | None) -> tuple[str, list[str]] | None:
@@ -103,6 +116,10 @@ def variants(
     game: Game, rules: Mapping[str, Any] | Sequence[Any] | None, compare_rule: str | None
 ) -> list[dict[str, str]]:
     """The rule sets profiled: ``rules``, once per value of ``compare_rule`` (checked here)."""
+    if isinstance(rules, str):  # one NAME=VALUE
+        rules = [rules]
+    if rules is not None and not isinstance(rules, Mapping | list | tuple):
+        raise InputError(f"rules are a mapping {{NAME: VALUE}} or NAME=VALUE strings, not {rules!r}")
     base = (
         rule_items(rules)
         if isinstance(rules, list | tuple)
@@ -112,8 +129,12 @@ def variants(
     sets = [base] if cr is None else [{**base, cr[0]: v} for v in cr[1]]
     if cr is not None and cr[0] in base:
         raise InputError(f"rule {cr[0]} is given both as --rule and as --compare-rule")
-    for s in sets:
-        game.parse_rules(s)  # one clear line for a bad rule or value, before anything is played
+    parsed = [game.parse_rules(s) for s in sets]  # a bad rule or value: one line, before playing
+    if cr is not None:
+        for i, rs in enumerate(parsed):
+            if rs in parsed[:i]:
+                first = cr[1][parsed.index(rs)]
+                raise InputError(f"--compare-rule {cr[0]}: {cr[1][i]} is the same rule as {first}")
     return sets
 
 
@@ -183,10 +204,12 @@ def make_plan(
     specs = (
         (g.best_strategy,)
         if strategies is None
-        else ((strategies,) if isinstance(strategies, str) else tuple(strategies))
+        else ((strategies,) if isinstance(strategies, str | int | float) else tuple(strategies))
     )
     if not specs:
         raise InputError("give a strategy (-s SPEC) or none for the game's best")
+    if not all(isinstance(x, str) for x in specs):
+        raise InputError(f"strategies are spec strings (NAME or NAME:PARAM=VALUE), not {strategies!r}")
     rounds = ROUNDS if rounds is None else rounds
     matches = MATCHES if matches is None else matches
     for name, v in (("--rounds", rounds), ("--matches", matches)):

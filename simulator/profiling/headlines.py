@@ -38,19 +38,28 @@ def where(page: Page, title: str, many: bool) -> str:
     return f"{title} ({', '.join(parts)})" if parts else title
 
 
+def role_unit(roles: dict[str, Any]) -> str:
+    """The unit of a seat role's advantage: ``points per round``, or for a rate
+    ``percentage points of the win rate``."""
+    if roles["unit"] == "percentage points":
+        return f"percentage points of the {roles['metric']} rate"
+    return roles["unit"]
+
+
 def role_lines(page: Page, title: str, many: bool) -> list[Headline]:
     out = []
     r = page.figures["round"]["roles"]
     for role in r["roles"]:
-        est, unit = role["advantage"], r["unit"]
-        if r["unit"] == "percentage points":
-            unit = f"percentage points of the {r['metric']} rate"
+        est, unit = role["advantage"], role_unit(r)
         subject = role["role"][0].upper() + role["role"][1:]
         if excludes_zero(est):
             verb = "is worth" if est["value"] > 0 else "costs"
             text = f"{subject} {verb} {magnitude(est, unit)} in {where(page, title, many)}."
         else:
-            text = f"{subject} makes no clear difference in {where(page, title, many)}: {amount(est, unit, sign=True)}."
+            text = (
+                f"{subject} makes no clear difference in {where(page, title, many)}: "
+                f"{amount(est, unit, sign=True)} (positive: in favour of {role['role']})."
+            )
         out.append(Headline(f"Is {role['role']} an advantage?", text))
     return out
 
@@ -72,7 +81,11 @@ def skill_lines(page: Page, title: str, many: bool) -> list[Headline]:
                 f"in {where(page, title, many)}."
             )
         else:
-            text = f"{d['strategy']} and {d['against']} do not differ clearly ({primary}): {amount(est, d['unit'], sign=True)}."
+            text = (
+                f"{d['strategy']} and {d['against']} do not differ clearly in {where(page, title, many)}: "
+                f"{d['strategy']} − {d['against']} {amount(est, d['unit'], sign=True)} {what} "
+                f"({d['better']} is better)."
+            )
         out.append(Headline(f"How much better is {d['strategy']} than {d['against']}?", text))
     sh, top = s["shares"], s["pairs"][-1]
     a, b = top["strategies"]
@@ -93,10 +106,12 @@ def length_lines(page: Page, title: str, many: bool) -> list[Headline]:
         if not ln:
             continue
         plural = "rounds" if unit == "round" else "matches"
-        text = (
-            f"A {unit} lasts {amount(ln['mean'], ln['unit'])} on average in {where(page, title, many)}; "
-            f"80% of {plural} take {_n(ln['p10'])} to {_n(ln['p90'])}."
+        spread = (
+            f"at least 80% of {plural} take {_n(ln['p10'])}"
+            if ln["p10"] == ln["p90"]
+            else f"80% of {plural} take {_n(ln['p10'])} to {_n(ln['p90'])}"
         )
+        text = f"A {unit} lasts {amount(ln['mean'], ln['unit'])} on average in {where(page, title, many)}; {spread}."
         out.append(Headline(f"How long is a {unit}?", text))
     return out
 
@@ -148,12 +163,12 @@ def variant_lines(diff: dict[str, Any], compared: str | None) -> list[Headline]:
             word = "more" if est["value"] > 0 else "less"
             text = (
                 f"With {v}, rounds are decided by skill {word} often than with {ref}: the strategies' "
-                f"share of the variance changes by {_pp(est)}."
+                f"share of the variance changes by {share_points(est)}."
             )
         elif same(est):
             text = f"With {v}, skill matters exactly as much as with {ref} on the deals both count: they play them alike."
         else:
-            text = f"With {v}, skill matters about as much as with {ref}: the strategies' share changes by {_pp(est)}, not clearly."
+            text = f"With {v}, skill matters about as much as with {ref}: the strategies' share changes by {share_points(est)}, not clearly."
         out.append(Headline(f"Does {compared or 'the variant'} change how much skill matters?", text))
     for row in diff["measures"]:
         changed = excludes_zero(row["difference"])
@@ -171,7 +186,7 @@ def variant_lines(diff: dict[str, Any], compared: str | None) -> list[Headline]:
     return out
 
 
-def _pp(est: dict[str, Any]) -> str:
+def share_points(est: dict[str, Any]) -> str:
     """A difference of shares in percentage points: ``+2.1 [1.5, 2.7] percentage points``."""
     return amount(est, percent=True, sign=True).replace("%", "") + " percentage points"
 

@@ -41,7 +41,8 @@ def _roles(pages: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
             r = p[u]["roles"]
             for role in r["roles"]:
                 roles.append({"page": p["label"], "per": u, "role": role["role"], "metric": r["metric"],
-                              "unit": r["unit"], **_est(role["advantage"])})  # fmt: skip
+                              "unit": r["unit"], "positive": "favours the role",
+                              **_est(role["advantage"])})  # fmt: skip
             for s in p[u]["seats"]["seats"]:
                 seats.append(
                     {"page": p["label"], "per": u, "seat": s["seat"], "metric": s["metric"], **_est(s)}

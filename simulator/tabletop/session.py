@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from simulator.games import Game, InputError, get_game
-from simulator.reaction_file import fit, write_profile
+from simulator.reaction_file import check_target, fit, write_profile
 from simulator.setup import Setup, check_game_index
 from simulator.tabletop.console import Seat, Terminal
 from simulator.tabletop.outcome import Outcome, Reactions
@@ -120,8 +120,8 @@ def play(
     g, table, setup = prepare(game, vs, players, seed, rules, reaction)
     if save_reaction is not None and not g.uses_reaction:
         raise InputError(f"{g.name} has no reaction; --save-reaction is for the Gris games")
-    if save_reaction is not None and not Path(save_reaction).resolve().parent.is_dir():
-        raise InputError(f"--save-reaction {save_reaction}: its folder does not exist")
+    if save_reaction is not None:
+        check_target(save_reaction)
     seat = seat or Terminal()
     seat.show(f"kortsim play {g.name}, seed {setup.seed} (--seed {setup.seed} replays these deals)")
     outcome = table.sit(seat, setup, samples=advice_samples, wait=wait, index=game_index)

@@ -89,6 +89,10 @@ def plan_tune(
     """
     load_plugins(plugins)
     g = resolve_game(game)
+    if not isinstance(strategy, str):
+        raise InputError(f"the strategy to tune is a spec string (NAME:PARAM=LO..HI), not {strategy!r}")
+    if vs is not None and not isinstance(vs, str):
+        raise InputError(f"--vs takes a strategy spec string (NAME or NAME:PARAM=VALUE), not {vs!r}")
     space = parse_space(strategy, g)
     start = space.player({})
     trials = _count(trials, "--trials", 1, MAX_TRIALS)
@@ -254,7 +258,8 @@ def tune(
         The search, the confirmation and the optimiser all derive from it
         (:mod:`simulator.tuning.seeds`); None draws one.
     trials
-        Trials to finish (completed or pruned), 1 to 10,000; with ``resume``, in all.
+        Trials to finish in each iteration (completed or pruned), 1 to 10,000; with
+        ``resume``, in all.
     confirm
         Deals of the confirmation on fresh seeds (default: ``rounds``/``matches``).
     iterate
@@ -279,6 +284,8 @@ def tune(
     InputError
         For any bad input, in one line, before anything is played.
     """
+    if out is not None and not isinstance(out, str | Path):
+        raise InputError(f"--out takes a folder (a str or Path), not {out!r}")
     folder = None if out is None else Path(out)
     if resume and folder is None:
         raise InputError("--resume needs --out DIR (the tune's folder)")

@@ -79,7 +79,11 @@ def confirm(
         "field": field_player.spec,
         "metric": metric.name,
         "lower_is_better": metric.lower_is_better,
-        "sign": "candidate minus the other: negative is better when lower is better",
+        "sign": (
+            "vs_start, vs_field: the tuned parameters minus the other; figures: each strategy minus "
+            "the first of strategies (the tuned parameters), as compare reports it; "
+            "negative is better when lower is better"
+        ),
         "figures": s["metrics"][metric.name]["strategies"],
     }
     pairs = [

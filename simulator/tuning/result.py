@@ -220,28 +220,36 @@ def plot_trials(
         vals = np.where(done, t["diff"].to_numpy() * k, np.nan)
         pick = np.fmin.accumulate if m["lower_is_better"] else np.fmax.accumulate
         ax.step(np.arange(len(t)), pick(vals), where="post", color="C3", label="best complete trial so far")
-        ax.axhline(0.0, color="0.3", ls="--", lw=1, label=f"starting parameters ({summary['start']})")
+        # from the second iteration on, the start and the field are the previous winner
+        this = next((r for r in summary.get("iterations", ()) if r["iteration"] == it), summary)
+        start, vs = this.get("start", summary["start"]), this.get("field", summary["vs"])
+        ax.axhline(0.0, color="0.3", ls="--", lw=1, label=f"starting parameters ({start})")
         _clip_far(ax, t, k, bool(m["lower_is_better"]))
         unit = metric_unit_of(m, summary["unit"])
         better = "lower" if m["lower_is_better"] else "higher"
         ax.set_xlabel("trial (in the order played)")
         ax.set_ylabel(f"{m['name']} minus the start's\n({unit}; {better} is better)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are counted
-        title = f"{summary['game']}: tuning {summary['spec']} against {summary['vs']}, iteration {it}"
+        title = f"{summary['game']}: tuning {summary['spec']} against {vs}, iteration {it}"
         ax.set_title("\n".join([*textwrap.wrap(title, 90), "paired on the search's deals"]), fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
 def _clip_far(ax: Axes, t: pd.DataFrame, k: float, lower: bool) -> None:
-    """Keep the axis on the trials that matter: candidates far worse than the complete
-    ones are drawn as triangles at the edge (their values are in the trials table)."""
+    """Keep the axis on the trials that matter: candidates whose estimate lies far on the
+    worse side of the complete ones are drawn as triangles at the edge (their values are in
+    the trials table); no claim is made that they are worse than the start."""
     sign = 1.0 if lower else -1.0  # worse is up when lower is better
     worse = sign * t["diff"].to_numpy() * k
     good = worse[(t["state"] == "complete").to_numpy()]
     if not len(good) or not np.isfinite(worse).all():
         return
-    span = max(float(good.max() - good.min()), float(np.abs(good).max()), 1e-12)
+    # the axis reaches at least as far above the start as the best trial lies below it, and
+    # at least a typical interval's half-width (when only the start completed, alone at 0)
+    half = (t["diff_hi"].to_numpy() - t["diff_lo"].to_numpy()) * k / 2
+    typical = float(np.nanmedian(half)) if np.isfinite(half).any() else 0.0
+    span = max(float(good.max() - good.min()), float(np.abs(good).max()), -float(worse.min()), typical, 1e-12)
     edge = float(good.max()) + 3.0 * span
     far = worse > edge
     if not far.any():
@@ -250,7 +258,7 @@ def _clip_far(ax: Axes, t: pd.DataFrame, k: float, lower: bool) -> None:
     lim = sorted([best - 0.5 * span * sign, sign * edge])
     ax.set_ylim(*lim)
     ax.plot(np.arange(len(t))[far], np.full(far.sum(), sign * edge), "^" if lower else "v", color="0.4", ms=6,
-            clip_on=False, label=f"far worse, off the scale ({int(far.sum())})")  # fmt: skip
+            clip_on=False, label=f"estimate off the scale ({int(far.sum())}; see the trials table)")  # fmt: skip
 
 
 def metric_unit_of(m: dict[str, Any], unit: str) -> str:
