@@ -170,7 +170,7 @@ def shippable_plugins(
     main_file = getattr(sys.modules.get("__main__"), "__file__", None)
     for p in players:
         fam = p.family
-        if fam.builtin_id is not None:
+        if not fam.user:
             continue
         origin = Path(fam.origin)
         if not origin.is_file() or (main_file and origin.resolve() == Path(main_file).resolve()):

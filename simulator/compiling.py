@@ -125,9 +125,14 @@ def kernel_message(game: Game, players: Sequence[Player], builtin: bool) -> str:
     own = []
     for p in players:
         f = p.family
-        if f.builtin_id is None and f not in own:
+        if f.builtin_id is None and f not in own:  # users' and on-demand ones
             own.append(f)
-    names = ", ".join(f"{f.name} from {Path(f.origin).name}" for f in own)
+    names = ", ".join(f.name if f.on_demand else f"{f.name} from {Path(f.origin).name}" for f in own)
+    if all(f.on_demand for f in own):  # shipped, compiled for the runs that play it
+        word = "strategy" if len(own) == 1 else "strategies"
+        return (
+            f"compiling the shipped {word} {names} with the {title} kernel (first run only; about a minute)"
+        )
     plugin = any(not set(_PACKAGES) & set(Path(f.origin).resolve().parents) for f in own)
     from simulator.specialise import cacheable
 
@@ -143,6 +148,6 @@ def kernel_message(game: Game, players: Sequence[Player], builtin: bool) -> str:
 def trace_message(game: Game, players: Sequence[Player]) -> str:
     """What compiling the strategies of a trace means, in one line."""
     names = ", ".join(dict.fromkeys(p.family.name for p in players))
-    user = any(p.family.builtin_id is None for p in players)
+    user = any(p.family.user for p in players)
     why = "every run with a plugin" if user else "first run only"
     return f"compiling {names} for the {game_title(game)} trace ({why})"

@@ -272,7 +272,7 @@ def trapping_players(players: Sequence[Player]) -> list[Player]:
     becomes :class:`StrategyRaised` naming it, its seat and its decision."""
     out = []
     for seat, player in enumerate(players):
-        if player.family.builtin_id is not None:
+        if not player.family.user:
             out.append(player)
             continue
         out.append(Player(replace(player.family, decide=_trap(player, seat)), player.values))
@@ -437,7 +437,7 @@ def who(players: Sequence[Player]) -> str:
     """The user strategies among ``players`` with their seats, as the watchdog names them."""
     seats: dict[str, list[int]] = {}
     for seat, p in enumerate(players):
-        if p.family.builtin_id is None:
+        if p.family.user:
             seats.setdefault(p.spec, []).append(seat)
     parts = [
         f"{spec!r} ({'seat' if len(s) == 1 else 'seats'} {', '.join(map(str, s))})"

@@ -63,7 +63,7 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
         if f.decide not in decides:
             decides.append(f.decide)
             # simulator/containment.py: bounds-checked, read-only inputs, exceptions trapped
-            user = f.builtin_id is None
+            user = f.user
             run_as.append(checked_decide(f) if user else f.decide)
             contained.append(user)
     sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)

@@ -153,7 +153,7 @@ def check_compiles(family: Family) -> None:
         When numba cannot compile it, or it returns something other than an
         integer (or an integer enum member) on some path.
     """
-    if family.builtin_id is not None:
+    if not family.user:
         return
     decide = family.decide
     known = _CHECKED.get(id(decide))

@@ -84,6 +84,15 @@ class Family:
     doc: str = ""
     builtin_id: int | None = None  # position in the game's cached builtin dispatcher
     origin: str = "kortsim"
+    #: A shipped strategy too costly to compile into every kernel (``search``): it has no
+    #: builtin id and is compiled, like a user's, into a kernel for the runs that play it
+    #: (cached on disk, :mod:`simulator.specialise`), but runs uncontained at full speed.
+    on_demand: bool = False
+
+    @property
+    def user(self) -> bool:
+        """A user's strategy (a plugin, a script, a notebook): compiled per run and contained."""
+        return self.builtin_id is None and not self.on_demand
 
     @property
     def summary(self) -> str:

@@ -170,8 +170,6 @@ def decide_builtin_nb(sid, obs, params, rng):
         return threshold_nb(obs, params, rng)
     if sid == 3:
         return expect_nb(obs, params, rng)
-    if sid == 4:
-        return search_nb(obs, params, rng)
     return -1
 
 
@@ -340,7 +338,8 @@ register(
         to have filled one hidden slot per turn it has had and to know those, its slots 0
         and 1 and its public ones; a slot it filled gets a card worth at most `low` points
         (13: any card, a uniform deal).  None of the player's slots is public to it.  It
-        draws only from its seat's stream (docs/search.md).""",
-        builtin_id=4,
+        draws only from its seat's stream (docs/search.md).  It is compiled on its first
+        run (about a minute) and kept in the cache, not built into every kernel.""",
+        on_demand=True,
     )
 )

@@ -12,6 +12,7 @@ import pytest
 
 import simulator
 from simulator.cards import N_CARDS, rank_of
+from simulator.games import get_game
 from simulator.games.spokelse import kernel, search
 from simulator.games.spokelse import reference as R
 from simulator.games.spokelse.observation import (
@@ -29,6 +30,7 @@ from simulator.games.spokelse.observation import (
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TURN_CAP, Rules
 from simulator.setup import Execution, Setup
+from simulator.specialise import specialised_kernel
 from strategies import parse_spec
 
 RULES = Rules()
@@ -221,9 +223,13 @@ def test_the_same_stream_gives_the_same_decision_and_draws_only_from_it() -> Non
 
 
 def kernel_round(players, seed, game, deal, dealer, totals, target_half):
+    # search is compiled on demand: the kernel that plays it is the shipped kernel's copy
+    # with a dispatcher over exactly these strategies (what simulate runs)
+    decides = list(dict.fromkeys(p.family.decide for p in players))
+    module = specialised_kernel(kernel, decides, (False,) * len(decides))
     log = np.full((TURN_CAP, LOG_FIELDS), -7, np.int64)
-    s0, s1, turns, capped, err = kernel.trace_round_nb(
-        np.array([p.family.builtin_id for p in players], np.int64),
+    s0, s1, turns, capped, err = module.trace_round_nb(
+        np.array([decides.index(p.family.decide) for p in players], np.int64),
         np.stack([p.params for p in players]),
         RULES.values_half(), target_half, np.array(totals, np.int64), seed, game, deal, dealer, log,
     )  # fmt: skip
@@ -278,11 +284,16 @@ def test_search_results_are_the_same_for_any_threads_and_block_size() -> None:
     assert simulator.run(setup, Execution.build(threads=2, block_size=2)).summary["seats"]
 
 
-def test_builtin_id_4_dispatches_to_search() -> None:
-    from simulator.games.spokelse.strategies import decide_builtin_nb, search_nb
+def test_search_is_compiled_on_demand_not_into_every_kernel() -> None:
+    # search's playouts make a kernel compile for minutes: the shipped kernel (what every
+    # other run loads) must not hold it, and a run with search must still be uncontained
+    # (full speed) yet played through a kernel of its own.
+    from simulator.games.spokelse.strategies import decide_builtin_nb
+    from simulator.runner import resolve_kernel
 
-    assert SMALL.family.builtin_id == 4
-    for obs in itertools.islice(observations(), 0, 20, 4):
-        r1, r2 = np.array([31], np.uint64), np.array([31], np.uint64)
-        assert decide_builtin_nb(4, obs, SMALL.params, r1) == search_nb(obs, SMALL.params, r2)
-        assert r1[0] == r2[0]
+    fam = SMALL.family
+    assert fam.builtin_id is None and fam.on_demand and not fam.user
+    obs = next(iter(observations()))
+    assert decide_builtin_nb(4, obs, SMALL.params, np.array([31], np.uint64)) == -1
+    kernel = resolve_kernel(get_game("spokelse"), [SMALL, parse_spec("expect", "spokelse")])
+    assert kernel.user and kernel.message.startswith("compiling the shipped strategy search")
