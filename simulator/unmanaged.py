@@ -9,6 +9,7 @@ array alive (the kernels allocate a workspace per chunk and view it).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
@@ -50,3 +51,33 @@ def keep_alive(a):
     not count as one; this call marks where the views stop being used.  It is not inlined
     by numba, so it stays a use; it does nothing, so it costs nothing once compiled."""
     return None
+
+
+@njit(cache=True, inline="always")
+def address(a):
+    """The address of the first element of the C-contiguous array ``a``, as an int64."""
+    return np.int64(a.ctypes.data)
+
+
+@njit(cache=True, inline="always")
+def int64_at(addr, shape):
+    """An unowned C-contiguous int64 array of ``shape`` at ``addr`` (see :func:`address`).
+
+    A function that receives addresses rather than arrays makes its views here: they
+    have no owner as far as the compiler can see, so it emits no reference counting
+    for them at all (an array argument costs a call at entry and one at exit, even a
+    view made by :func:`unmanaged`); and a shape of constants makes the strides
+    constants too."""
+    return carray(_address_as_void_pointer(addr), shape, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def uint64_at(addr, shape):
+    """As :func:`int64_at`, for uint64 (random stream states, bit sets)."""
+    return carray(_address_as_void_pointer(addr), shape, dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def float64_at(addr, shape):
+    """As :func:`int64_at`, for float64 (strategy parameters)."""
+    return carray(_address_as_void_pointer(addr), shape, dtype=np.float64)

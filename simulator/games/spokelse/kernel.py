@@ -15,8 +15,9 @@ this module with ``decide_nb`` bound to their dispatcher.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from simulator.chunks import ChunkedBlock, chunk_njit
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -25,6 +26,7 @@ from simulator.games.spokelse.observation import (
     HAND_VALUE,
     HIGH,
     HIGH_SLOT,
+    OBS_SIZE,
     OPP_SLOT,
     PHASE,
     PLACE,
@@ -40,6 +42,7 @@ from simulator.games.spokelse.rules import (
     ERR_SIZE,
     FIRST_STOCK,
     HIST_BINS,
+    LOG_FIELDS,
     M_CAPPED,
     M_DRAWS,
     M_FIRST_DEALER_LOST,
@@ -63,7 +66,7 @@ from simulator.games.spokelse.rules import (
     THROW,
     UNSEEN_OF,
     card_values_nb,
-    deal_nb,
+    deal_with_nb,
     first_dealer_nb,
     init_obs_nb,
     score_nb,
@@ -72,31 +75,79 @@ from simulator.games.spokelse.rules import (
 )
 from simulator.games.spokelse.strategies import decide_builtin_nb as decide_nb
 from simulator.games.spokelse.variants import TURN_CAP
-from simulator.rng import DEAL, DECIDE, stream_key_nb
-from simulator.unmanaged import keep_alive, unmanaged, unmanaged_item, unmanaged_row
+from simulator.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.unmanaged import (
+    address,
+    float64_at,
+    int64_at,
+    keep_alive,
+    uint64_at,
+    unmanaged,
+    unmanaged_item,
+    unmanaged_row,
+)
+
+
+@njit(cache=True, inline="always")
+def round_at_nb(sids, params, card_value, totals, ws, err, log):
+    """The addresses of everything :func:`play_round_nb` plays with, in its order.
+
+    The caller keeps the arrays alive while play_round_nb runs (they are a chunk's
+    workspace and the block's arguments)."""
+    return (
+        address(sids),
+        address(params),
+        address(card_value),
+        address(totals),
+        address(err),
+        address(log),
+        address(ws[0]),  # deck
+        address(ws[1]),  # slot
+        address(ws[2]),  # ghost
+        address(ws[3]),  # pile
+        address(ws[4]),  # obs
+        address(ws[5]),  # seen
+        address(ws[6]),  # rng
+    )
 
 
 @njit(cache=True)
-def play_round_nb(sids, params, card_value, target_half, totals, seed, game, deal, dealer, ws, err, log):
+def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer):
     """Play one round; return (score seat 0, score seat 1, turns, capped).
 
-    ``card_value[c]`` is card ``c``'s points in half points (rules.card_values_nb).
-
-    ``ws`` is the workspace tuple from :func:`workspace_nb`, as views without reference
-    counting (:func:`unowned_nb`), and so are the other arrays: every array passed to a
-    function that is not inlined would otherwise cost atomic reference count updates.  On
-    an illegal action ``err`` is filled and the round stops (the caller checks ``err[0]``).
-    Rows of ``log`` (if it has any) receive each turn.
+    ``at`` holds the addresses of the arrays (:func:`round_at_nb`): the strategy ids and
+    their parameters (``n_params`` per seat), ``card_value`` (``card_value[c]`` is card
+    ``c``'s points in half points, rules.card_values_nb), the match totals, the error
+    row, the turn log (``log_rows`` rows) and the workspace (:func:`workspace_nb`).  The
+    arrays are made here from the addresses, with constant shapes where the layout fixes
+    them: the compiler then knows they have no owner and emits no reference counting at
+    all (an array argument costs two calls per round even when it is an unowned view),
+    and the observation's row stride is a constant.  On an illegal action ``err`` is
+    filled and the round stops (the caller checks ``err[0]``).  Rows of ``log`` (if it
+    has any) receive each turn.
 
     The turn loop indexes arrays directly and calls no function that takes an array but
     the strategies: a call there (even one numba inlines) keeps reference counting calls
     in the loop, and they cost more than the rest of the turn.
     """
-    deck, slot, ghost, pile, obs, seen, rng = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
-    rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
-    rng[1] = stream_key_nb(seed, game, DECIDE, deal, 0)
-    rng[2] = stream_key_nb(seed, game, DECIDE, deal, 1)
-    deal_nb(rng, deck, slot, ghost, dealer)
+    sids = int64_at(at[0], (2,))
+    params = float64_at(at[1], (2, n_params))
+    card_value = int64_at(at[2], (52,))
+    totals = int64_at(at[3], (2,))
+    err = int64_at(at[4], (ERR_SIZE,))
+    log = int64_at(at[5], (log_rows, LOG_FIELDS))
+    deck = int64_at(at[6], (52,))
+    slot = int64_at(at[7], (2, 4))
+    ghost = int64_at(at[8], (2,))
+    pile = int64_at(at[9], (52,))
+    obs = int64_at(at[10], (2, OBS_SIZE))
+    seen = uint64_at(at[11], (2,))
+    rng = uint64_at(at[12], (3,))
+    base = stream_base_nb(seed, game)  # shared by the round's three streams
+    rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
+    rng[1] = stream_key_at_nb(base, DECIDE, deal, 0)
+    rng[2] = stream_key_at_nb(base, DECIDE, deal, 1)
+    deal_with_nb(rng, deck, slot, ghost, dealer, pile)  # the pile is empty until the deal is done
     pile[0] = deck[10]
     n_pile = 1
     init_obs_nb(obs, seen, slot, card_value, totals, target_half, deck[10])
@@ -112,6 +163,8 @@ def play_round_nb(sids, params, card_value, target_half, totals, seed, game, dea
         if turns >= TURN_CAP:  # RULES.md §3: safety cap, the round ends as it stands
             capped = 1
             break
+        # The player's strategy, row, parameters and stream: one call site per decision.
+        sid, o, pr, r = (sids[0], o0, pr0, r0) if p == 0 else (sids[1], o1, pr1, r1)
         # 1. Take the stock card or the discard top.
         obs[p, PHASE] = SOURCE
         obs[p, HAND] = -1
@@ -126,7 +179,7 @@ def play_round_nb(sids, params, card_value, target_half, totals, seed, game, dea
             obs[p, DISCARD_VALUE] = -1
         obs[p, STOCK_LEFT] = 52 - top
         obs[p, TURN] = turns
-        a = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
+        a = decide_nb(sid, o, pr, r)
         if a == STOCK:
             c = deck[top]
             top += 1
@@ -155,7 +208,7 @@ def play_round_nb(sids, params, card_value, target_half, totals, seed, game, dea
         obs[p, HAND] = c
         obs[p, HAND_VALUE] = card_value[c]
         obs[p, FROM_DISCARD] = from_discard
-        b = decide_nb(sids[0], o0, pr0, r0) if p == 0 else decide_nb(sids[1], o1, pr1, r1)
+        b = decide_nb(sid, o, pr, r)
         if 0 <= b < 4:
             out = slot[p, b]
             slot[p, b] = c
@@ -206,6 +259,9 @@ def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
     """Play one match.  ``ws[8]`` receives [total0, total1, rounds, capped rounds,
     first dealer, loser (-1 = draw)]."""
     rng, totals, out, no_log = ws[6], ws[7], ws[8], ws[9]
+    at = round_at_nb(sids, params, card_value, totals, ws, err, no_log)
+    n_params = np.int64(params.shape[1])
+    no_rows = np.int64(0)
     first = first_dealer_nb(seed, game, rng)
     totals[0] = 0
     totals[1] = 0
@@ -213,9 +269,7 @@ def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
     capped = 0
     while True:
         dealer = first if rounds % 2 == 0 else 1 - first  # the deal alternates
-        s0, s1, _, c = play_round_nb(
-            sids, params, card_value, target_half, totals, seed, game, rounds, dealer, ws, err, no_log
-        )
+        s0, s1, _, c = play_round_nb(at, n_params, no_rows, target_half, seed, game, rounds, dealer)
         if err[0] != 0:
             return
         totals[0] += s0
@@ -240,11 +294,12 @@ def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
     no_target = np.int64(0)  # typed as in play_match_nb, so that play_round_nb compiles once
     first_deal = np.int64(0)
     dealer = np.int64(1)
+    at = round_at_nb(sids, params, card_value, totals, ws, err, no_log)
+    n_params = np.int64(params.shape[1])
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         # RULES.md §3: in round simulations seat 1 deals and seat 0 starts.
-        s0, s1, turns, capped = play_round_nb(
-            sids, params, card_value, no_target, totals, seed, g, first_deal, dealer, ws, err, no_log
-        )
+        s0, s1, turns, capped = play_round_nb(at, n_params, no_rows, no_target, seed, g, first_deal, dealer)
         if err[0] != 0:
             return
         agg[R_SUM] += s0
@@ -306,18 +361,6 @@ def chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg, err):
     keep_alive(owned)
 
 
-@njit(cache=True, parallel=True)
-def run_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, agg, err):
-    """Games ``[first, first + n)`` split into ``agg.shape[0]`` chunks, one row of ``agg``
-    and of ``err`` each; ``unit`` 0 plays rounds, 1 matches.  ``rules_i`` holds the
-    rank values (13) and the match target, in half points; ``rules_f`` is unused."""
-    n_chunks = agg.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
-        chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg[c], err[c])
-
-
 @njit(cache=True)
 def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
@@ -331,11 +374,14 @@ def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     no_target = np.int64(0)
     first_deal = np.int64(0)
     dealer = np.int64(1)
+    at = round_at_nb(sids, params, card_value, totals, ws, err, no_log)
+    n_params = np.int64(params.shape[1])
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         row = rec[g - g0]
         if unit == 0:
             s0, s1, turns, capped = play_round_nb(
-                sids, params, card_value, no_target, totals, seed, g, first_deal, dealer, ws, err, no_log
+                at, n_params, no_rows, no_target, seed, g, first_deal, dealer
             )
             row[0], row[1], row[2], row[3] = s0, s1, turns, capped
         else:
@@ -347,14 +393,31 @@ def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     keep_alive(owned)
 
 
-@njit(cache=True, parallel=True)
-def records_block_nb(sids, params, rules_i, rules_f, seed, unit, first, n, rec, err):
-    """Per-game records of games ``[first, first + n)`` into ``rec[:n]`` (chunks as run_block_nb)."""
+# --- blocks: one compiled entry point for rounds, matches and their records -----------------
+# Its chunks run on threads (simulator/chunks.py), taken from a shared queue: a chunk goes to
+# whichever thread is free, and there is no parallel layer to compile.
+
+
+@chunk_njit(cache=True)
+def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, err, c):
+    """Chunk ``c`` of games ``[first, first + n)`` (``err.shape[0]`` chunks, one row of
+    ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
+    the same, one record row of ``out`` per game.  ``rules_i`` holds the rank values (13)
+    and the match target, in half points; ``rules_f`` is unused."""
     n_chunks = err.shape[0]
-    for c in prange(n_chunks):
-        g0 = first + c * n // n_chunks
-        g1 = first + (c + 1) * n // n_chunks
-        records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec[g0 - first : g1 - first], err[c])
+    g0 = first + c * n // n_chunks
+    g1 = first + (c + 1) * n // n_chunks
+    if unit < 2:
+        chunk_nb(sids, params, rules_i, seed, unit, g0, g1, out[c], err[c])
+    else:
+        records_chunk_nb(sids, params, rules_i, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c])
+
+
+# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
+# aggregates (and of err) per chunk ...
+run_block_nb = ChunkedBlock(block_chunk_nb)
+# ... or the same games' records, one row of rec[:n] per game.
+records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
 
 
 @njit(cache=True)
@@ -364,19 +427,16 @@ def trace_round_nb(sids, params, values, target_half, totals, seed, game, deal, 
     ws = unowned_nb(owned)
     err = np.zeros(ERR_SIZE, np.int64)
     card_values_nb(values, ws[10])
+    at = round_at_nb(sids, params, ws[10], totals, ws, err, log)
     s0, s1, turns, capped = play_round_nb(
-        unmanaged(sids),
-        unmanaged(params),
-        ws[10],
+        at,
+        np.int64(params.shape[1]),
+        np.int64(log.shape[0]),
         np.int64(target_half),
-        unmanaged(totals),
         np.int64(seed),
         np.int64(game),
         np.int64(deal),
         np.int64(dealer),
-        ws,
-        unmanaged(err),
-        unmanaged(log),
     )
     keep_alive(owned)
     return s0, s1, turns, capped, err[0]
