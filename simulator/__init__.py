@@ -39,12 +39,10 @@ import simulator.cache  # noqa: F401  (first: kernels below are cached with the 
 from simulator.api import InputError, SpecError, run, simulate, trace
 from simulator.compare import CompareResult
 from simulator.games import all_games, get_game
-from simulator.profiling import Profile, profile
 from simulator.records import read_records
 from simulator.results import Result
 from simulator.runner import StrategyError
 from simulator.setup import Execution, Setup
-from simulator.tuning import TuneResult, tune
 
 
 class _CallableModule(types.ModuleType):
@@ -81,6 +79,20 @@ class _CallableAdvise(types.ModuleType):
 
 advise = importlib.import_module("simulator.advise")
 advise.__class__ = _CallableAdvise
+
+#: Loaded on first use (Optuna, the profile's statistics): ``import simulator`` and every
+#: command stay as quick to start as before these existed.
+_LAZY = {"tune": "simulator.tuning", "TuneResult": "simulator.tuning", "profile": "simulator.profiling",
+         "Profile": "simulator.profiling"}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'simulator' has no attribute {name!r}")
+
 
 __all__ = [
     "CompareResult",

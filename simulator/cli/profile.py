@@ -15,7 +15,6 @@ from simulator.cli.options import GameArg, Rules, Seed, Threads
 from simulator.cli.outputs import check_outputs
 from simulator.cli_output import err, out
 from simulator.games import InputError
-from simulator.profiling.headlines import amount, role_unit, share_points
 from simulator.report import rate_bound_text
 
 ProfilePlayers = Annotated[
@@ -108,6 +107,8 @@ def _table(title: str, columns: list[str]) -> RichTable:
 
 def print_profile(result: Any) -> None:
     """The terminal summary: the headlines, then one table per section."""
+    from simulator.profiling.headlines import amount, role_unit  # loads on first use
+
     s = result.summary
     out.print(f"[bold]Profile of {s['game']}[/bold] (seed {s['seed']}; 95% intervals in brackets)")
     for h in result.headlines:
@@ -149,6 +150,8 @@ def print_profile(result: Any) -> None:
 
 
 def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
+    from simulator.profiling.headlines import amount  # loads on first use
+
     sk = p["skill"]
     metric = sk["shares"]["metric"]
     pairs = {tuple(x["strategies"]): x for x in sk["pairs"]}
@@ -163,6 +166,8 @@ def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
 
 
 def _differences(diffs: list[dict[str, Any]]) -> RichTable:
+    from simulator.profiling.headlines import amount, share_points  # loads on first use
+
     t = _table(
         "Variants, paired differences on the same deals", ["variant − reference", "measure", "difference"]
     )
@@ -177,6 +182,8 @@ def _differences(diffs: list[dict[str, Any]]) -> RichTable:
 
 def _irregular(item: dict[str, Any], unit: str = "game") -> str:
     """A rate of games with its interval, or (never seen) how many of how many and the bound."""
+    from simulator.profiling.headlines import amount  # loads on first use
+
     if item["kind"] == "rate" and item["total"] == 0:
         return rate_bound_text(0, item["n"])
     if item["total"] == 0:  # a count never seen: no interval to show

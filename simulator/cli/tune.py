@@ -11,7 +11,7 @@ from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import GameArg, Players, Plugins, Reaction, Rules, Seed, Threads, Verbose
 from simulator.cli.outputs import check_outputs
 from simulator.cli_output import err
-from simulator.tuning.api import DEFAULT_TRIALS
+from simulator.tuning.space import DEFAULT_TRIALS
 
 TuneSpec = Annotated[
     str,

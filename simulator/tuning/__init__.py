@@ -17,7 +17,19 @@ plays it, then confirms the winner on fresh deals.  The pieces:
   trials table, plot, and the ``--out`` folder that ``--resume`` continues from.
 """
 
-from simulator.tuning.api import DEFAULT_TRIALS, TunePlan, plan_tune, play_tune, tune
-from simulator.tuning.result import TuneResult
+import importlib
+from typing import Any
+
+from simulator.tuning.space import DEFAULT_TRIALS
+
+_FROM = {"TunePlan": "api", "plan_tune": "api", "play_tune": "api", "tune": "api", "TuneResult": "result"}
+
+
+def __getattr__(name: str) -> Any:
+    # the modules that import Optuna load on first use (``import simulator`` stays quick)
+    if name in _FROM:
+        return getattr(importlib.import_module(f"simulator.tuning.{_FROM[name]}"), name)
+    raise AttributeError(f"module 'simulator.tuning' has no attribute {name!r}")
+
 
 __all__ = ["DEFAULT_TRIALS", "TunePlan", "TuneResult", "plan_tune", "play_tune", "tune"]

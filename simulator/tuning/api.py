@@ -23,10 +23,9 @@ from simulator.tuning.confirm import confirm as play_confirmation
 from simulator.tuning.evaluate import Evaluator
 from simulator.tuning.result import TuneResult, build_summary, trials_frame
 from simulator.tuning.search import Search, make_pruner
-from simulator.tuning.space import Space, parse_space
+from simulator.tuning.space import DEFAULT_TRIALS, Space, parse_space
 from strategies.registry import Player, parse_spec
 
-DEFAULT_TRIALS = 40
 MAX_TRIALS = 10_000
 MAX_ITERATE = 20
 

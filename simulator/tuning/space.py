@@ -23,6 +23,7 @@ from typing import Any
 from simulator.games.base import Game, InputError
 from strategies.registry import Family, Param, Player, SpecError, families, format_value, games_with
 
+DEFAULT_TRIALS = 40  # trials per iteration when --trials is not given
 OPEN_SPAN = 1000.0  # bounds wider than this are "open-ended" for the search
 OPEN_CEILING = 100.0  # the least upper end of the search range of such a parameter
 
