@@ -304,9 +304,14 @@ def footer(ctx: Context, start_load: float, seconds: float) -> str:
         f"(the measured commands themselves keep {ctx.threads} cores busy)."
     ]
     if high > limit or start_load > bk.LOAD_WARNING:
+        what = (
+            f"went above {limit:.1f}"
+            if high > limit
+            else f"was {start_load:.2f} at the start (above {bk.LOAD_WARNING})"
+        )
         lines.append(
-            f"**Warning:** the load average went above {limit:.1f}: other work shared the "
-            "machine, so rates and wall times are unreliable (CPU times and same-pair ratios less so)."
+            f"**Warning:** the load average {what}: other work shared the machine, so rates and "
+            "wall times are unreliable (CPU times and same-pair ratios less so)."
         )
     lines.append(f"The whole run took {seconds / 60:.1f} minutes.")
     return "\n\n".join(lines)
