@@ -299,7 +299,14 @@ def parse_spec(spec: str, game: str) -> Player:
         if elsewhere:
             raise SpecError(f"strategy {name!r} is for {', '.join(elsewhere)}, not {game}")
         known = ", ".join(sorted(fams)) or "none"
-        raise SpecError(f"unknown strategy {name!r} for {game} (known: {known})")
+        empty = [Path(k).name for k in _PLUGINS if k not in _OWNERS.values()]
+        hint = (
+            f"; strategy file {', '.join(map(repr, empty))} registered no strategy (decorate a function "
+            "with @strategy)"
+            if empty
+            else ""
+        )
+        raise SpecError(f"unknown strategy {name!r} for {game} (known: {known}){hint}")
     preset = dict(values)
     values = {}
     if colon and not body.strip():
