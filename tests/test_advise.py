@@ -72,7 +72,19 @@ def test_the_cli_prints_every_action_best_first_in_words() -> None:
     assert "lower is better" in r.stdout and "95%" in r.stdout
     ranked = [line for line in r.stdout.splitlines() if line.lstrip()[:2] in {f"{k}." for k in range(1, 6)}]
     assert len(ranked) == 5
-    assert "Best by own score" in r.stdout  # search's default objective (margin=0)
+    assert "Best by own score" in r.stdout or "Lowest by own score" in r.stdout  # margin=0, search's default
+
+
+def test_best_is_said_only_when_every_other_action_is_clearly_worse() -> None:
+    from simulator.games.spokelse.advise import advice_lines
+
+    pos = dict(row="♠8 ♦K ? ?", hand="♥3", discard="♣Q", stock=20, seen="♠2 ♣8 ♥J")
+    advice = simulator.advise("spokelse", samples=400, seed=3, **pos)
+    close = [o for o in advice.options[1:] if o.vs_best_ci[0] <= 0]
+    assert close  # slots 2 and 3 are both unknown: they play alike on most deals
+    verdict = advice_lines(advice)[-1 if advice.search_choice == advice.options[0].action else -2]
+    assert verdict.startswith("Lowest by own score") and "not clearly better than" in verdict
+    assert all(o.words in verdict for o in close)
 
 
 def test_the_margin_objective_ranks_by_the_margin() -> None:

@@ -381,7 +381,15 @@ def advice_lines(advice: Advice) -> list[str]:
         )
     best = advice.options[0]
     by = "margin" if advice.objective == "margin" else "own score"
-    lines.append(f"Best by {by}: {best.words}.")
+    # "best" only when every other action is worse on the same deals (interval above 0)
+    close = [o.words for o in advice.options[1:] if o.vs_best_ci[0] <= 0]
+    if close:
+        lines.append(
+            f"Lowest by {by}: {best.words}; not clearly better than {'; '.join(close)} (their paired "
+            "intervals include 0: more --samples may separate them)."
+        )
+    else:
+        lines.append(f"Best by {by}: {best.words} (every other action is worse on the same deals).")
     chosen = next(o for o in advice.options if o.action == advice.search_choice)
     if chosen is not best:
         lines.append(
