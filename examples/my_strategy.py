@@ -15,7 +15,7 @@ A strategy is a function ``decide(obs, params, rng) -> int``: it answers a
 integers; ``return Source.STOCK`` works as well).  ``obs`` is an
 int64 array laid out as in ``simulator.games.spokelse.observation``;
 ``params`` holds the parameter values in the order declared; ``rng`` is the
-seat's own random stream (draw with ``simulator.rng.below_nb(rng, n)``).  It
+seat's own random stream (draw with ``simulator.engine.rng.below_nb(rng, n)``).  It
 is compiled with numba (nopython), once per process: keep to numbers and
 arrays.  The first line of the docstring is what ``kortsim strategies`` shows.
 """

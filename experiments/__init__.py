@@ -55,10 +55,10 @@ from typing import Any
 
 import pandas as pd
 
-from simulator.checkpoint import atomic_write
-from simulator.compiling import say
-from simulator.games.base import InputError
-from simulator.setup import execution_of, resolve_seed
+from simulator.errors import InputError
+from simulator.kernels.messages import say
+from simulator.running.checkpoint import atomic_write
+from simulator.running.setup import execution_of, resolve_seed
 
 SIZES = ("tiny", "quick", "full")
 STATE_FILE = "experiment.json"
@@ -222,13 +222,13 @@ def run(
     ``seed`` overrides the config's seed; ``progress`` is a :class:`Progress` (or a
     function given one line per step); ``resume`` continues the run in ``out_dir`` (a
     folder holding a run is refused without it); ``backend`` (e.g. ``threads=2``; the
-    options of :func:`simulator.setup.execution_of`) is checked before anything runs and
+    options of :func:`simulator.running.setup.execution_of`) is checked before anything runs and
     passed to every simulation the experiment makes (it does not change the numbers)."""
     mod = get(name)
     if size not in SIZES:
         raise InputError(f"unknown size {size!r} (sizes: {', '.join(SIZES)})")
     # Checked once, before anything is played or replaced; every step builds its own setup
-    # and execution through the same constructors (simulator/setup.py).
+    # and execution through the same constructors (simulator/running/setup.py).
     execution_of(backend)
     if seed is not None:
         resolve_seed(seed)
@@ -276,7 +276,7 @@ def experiment_provenance(
     """Provenance of an experiment run: the study, its config, and the usual run provenance."""
     import subprocess
 
-    from simulator.results import provenance
+    from simulator.running.results import provenance
 
     prov = provenance(seed, {}, players)
     prov.pop("rules", None)
@@ -513,24 +513,24 @@ class Bundle:
         return self.tables[name]
 
     def figure(self, name: str, fig) -> Path:
-        from simulator import plots
+        from simulator.reporting import plots
 
         self.figures[name] = plots.save(fig, self.out / "figures", name)["png"]
         return self.figures[name]
 
     def section(self, title: str, text: list[str] | None = None, tables=(), figures=()) -> None:
-        from simulator.report import Section
+        from simulator.reporting.pages import Section
 
         self.sections.append(Section(title, [t for t in (text or []) if t], list(tables), list(figures)))
 
     def headline(self, question: str, answer: str) -> None:
         """One question of the study and its answer in one plain line (numbers and interval)."""
-        from simulator.report import Headline
+        from simulator.reporting.pages import Headline
 
         self.headlines.append(Headline(question, answer))
 
     def finish(self, summary_table: str) -> ExperimentResult:
-        from simulator import report
+        from simulator.reporting import pages as report
 
         missing = [s.key for s in self.steps if s.key not in self._ran]
         if missing:

@@ -32,10 +32,10 @@ import numpy as np
 import pandas as pd
 
 import experiments
-from simulator import plots
-from simulator import report as words
-from simulator.compare import compare
-from simulator.stats import LEVEL
+from simulator.analysis.compare import compare
+from simulator.engine.stats import LEVEL
+from simulator.reporting import pages as words
+from simulator.reporting import plots
 from strategies.registry import parse_spec
 
 NAME = "commit-early"

@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 import experiments
-from simulator import plots
-from simulator import report as words
-from simulator.compare import compare, label
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
+from simulator.analysis.compare import compare, label
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
+from simulator.reporting import pages as words
+from simulator.reporting import plots
 from strategies.registry import parse_spec
 
 NAME = "reaction-vs-cards"

@@ -33,10 +33,10 @@ from numba import njit
 from statsmodels.stats.multitest import multipletests
 
 import experiments
-from simulator import plots
-from simulator import report as words
+from simulator.analysis.compare import compare
+from simulator.analysis.sweep import sweep
 from simulator.api import simulate
-from simulator.compare import compare
+from simulator.engine.stats import LEVEL
 from simulator.games.spokelse.observation import (
     HAND_VALUE,
     HIGH,
@@ -48,8 +48,8 @@ from simulator.games.spokelse.observation import (
     UNKNOWN_SLOT,
 )
 from simulator.games.spokelse.strategies import threshold_nb
-from simulator.stats import LEVEL
-from simulator.sweep import sweep
+from simulator.reporting import pages as words
+from simulator.reporting import plots
 from strategies.registry import families, format_value, parse_spec, strategy
 
 NAME = "spokelse-strategy"
@@ -181,7 +181,7 @@ REFERENCE_COST = 400.0  # a round of the readable reference costs about this man
 
 
 def _sweep_points(cfg: dict) -> int:
-    from simulator.sweep import parse_sweep
+    from simulator.analysis.sweep import parse_sweep
 
     return len(parse_sweep(f"threshold:k={cfg['sweep_k']}", "spokelse").points())
 
@@ -266,8 +266,8 @@ def run(
 
 def _sweep_step(b: experiments.Bundle, key: str, spec: str, backend: dict, **kw: Any):
     """A sweep as a step: stored as plain values, rebuilt into a SweepResult."""
-    from simulator.compare import CompareResult, frames_of
-    from simulator.sweep import SweepResult, parse_sweep
+    from simulator.analysis.compare import CompareResult, frames_of
+    from simulator.analysis.sweep import SweepResult, parse_sweep
 
     def play(progress):
         res = sweep("spokelse", spec, progress=progress, **kw, **backend)

@@ -34,7 +34,7 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 import experiments
-from simulator.report import difference, display_table
+from simulator.reporting.pages import difference, display_table
 
 out = Path(tempfile.mkdtemp()) / "commit-early"
 res = experiments.run("commit-early", size="tiny", out_dir=out)

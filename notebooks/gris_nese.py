@@ -30,8 +30,8 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 import experiments
-from simulator.report import display_table, pct
-from simulator.sweep import sweep
+from simulator.analysis.sweep import sweep
+from simulator.reporting.pages import display_table, pct
 
 out = Path(tempfile.mkdtemp()) / "reaction-vs-cards"
 res = experiments.run("reaction-vs-cards", size="tiny", out_dir=out)

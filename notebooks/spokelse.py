@@ -32,7 +32,7 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 import experiments
-from simulator.report import difference, display_table, num
+from simulator.reporting.pages import difference, display_table, num
 
 out = Path(tempfile.mkdtemp()) / "spokelse-strategy"
 res = experiments.run("spokelse-strategy", size="tiny", out_dir=out)

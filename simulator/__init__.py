@@ -26,77 +26,67 @@ The public API::
     tuned = simulator.tune("spokelse", "expect:k=0..4,open=10..41", vs="threshold:k=4",
                            rounds=1_000_000, seed=5)        # search, then confirm on fresh deals
 
+    simulator.check_game("spokelse")                         # kernel against reference, move by move
+
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
+
+The package is layered (docs/architecture.md): ``errors`` and ``engine`` at the bottom, then
+``games``, ``kernels``, ``running``, ``reporting``, ``analysis`` and ``cli`` on top.  Every name
+below is loaded on first use, so ``import simulator`` loads neither numba nor pandas.
 """
 
+from __future__ import annotations
+
 import importlib
-import inspect
-import sys
-import types
 from typing import Any
 
-import simulator.cache  # noqa: F401  (first: kernels below are cached with the package digest)
-from simulator.api import InputError, SpecError, run, simulate, trace
-from simulator.compare import CompareResult
-from simulator.games import all_games, get_game
-from simulator.records import read_records
-from simulator.results import Result
-from simulator.runner import StrategyError
-from simulator.setup import Execution, Setup
+from simulator import moved
+from simulator.errors import IllegalMove, InputError, SpecError, StrategyError
 
+moved.install()
 
-class _CallableModule(types.ModuleType):
-    """A module that can be called: ``simulator.compare(...)`` is ``simulator.compare.compare(...)``.
-
-    ``simulator.compare`` must stay the module, so that ``import simulator.compare as m`` and
-    ``from simulator.compare import X`` keep working (a package attribute named like a
-    submodule shadows it), and must also be the public ``compare`` function.  Calling the
-    module forwards to the function, and ``inspect.signature`` reports the function's.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.compare(*args, **kwargs)
-
-    @property
-    def __signature__(self) -> inspect.Signature:  # read by inspect.signature
-        return inspect.signature(self.compare)
-
-
-sys.modules["simulator.compare"].__class__ = _CallableModule
-compare = sys.modules["simulator.compare"]
-
-
-class _CallableAdvise(types.ModuleType):
-    """``simulator.advise(...)`` is ``simulator.advise.advise(...)``, as for ``compare``."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.advise(*args, **kwargs)
-
-    @property
-    def __signature__(self) -> inspect.Signature:
-        return inspect.signature(self.advise)
-
-
-advise = importlib.import_module("simulator.advise")
-advise.__class__ = _CallableAdvise
-
-#: Loaded on first use (Optuna, the profile's statistics): ``import simulator`` and every
-#: command stay as quick to start as before these existed.
-_LAZY = {"tune": "simulator.tuning", "TuneResult": "simulator.tuning", "profile": "simulator.profiling",
-         "Profile": "simulator.profiling"}  # fmt: skip
+#: public name -> the module that defines it (imported when the name is first read)
+_LAZY = {
+    "simulate": "simulator.api",
+    "run": "simulator.api",
+    "trace": "simulator.api",
+    "check_game": "simulator.api",
+    "Setup": "simulator.running.setup",
+    "Execution": "simulator.running.setup",
+    "Result": "simulator.running.results",
+    "read_records": "simulator.running.records",
+    "CompareResult": "simulator.analysis.compare",
+    "all_games": "simulator.games",
+    "get_game": "simulator.games",
+    "tune": "simulator.analysis.tuning",
+    "TuneResult": "simulator.analysis.tuning",
+    "profile": "simulator.analysis.profiling",
+    "Profile": "simulator.analysis.profiling",
+}
+#: public functions that are also the modules of the same name (``simulator.compare(...)`` calls
+#: ``simulator.analysis.compare.compare``; ``from simulator.compare import X`` still works)
+_CALLABLE = {"compare": "simulator.analysis.compare", "advise": "simulator.analysis.advise"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
+    if name in _CALLABLE:
+        value: Any = moved.callable_module(importlib.import_module(_CALLABLE[name]), name)
+    elif name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'simulator' has no attribute {name!r}")
+    else:
+        raise AttributeError(f"module 'simulator' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_CALLABLE})
 
 
 __all__ = [
     "CompareResult",
     "Execution",
+    "IllegalMove",
     "InputError",
     "Profile",
     "Result",
@@ -106,6 +96,7 @@ __all__ = [
     "TuneResult",
     "advise",
     "all_games",
+    "check_game",
     "compare",
     "get_game",
     "profile",

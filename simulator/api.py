@@ -11,7 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from simulator.backends import (
+from simulator.errors import InputError, SpecError
+from simulator.games import Game, Table
+from simulator.kernels.messages import announced, trace_message
+from simulator.running.backends import (
     MAX_BLOCK,
     MAX_RECORDS_BLOCK,
     Backend,
@@ -23,13 +26,11 @@ from simulator.backends import (
     run_blocks,
     sigint_sets,
 )
-from simulator.checkpoint import RunFolder, RunInterrupted, run_settings, stored_seed
-from simulator.compiling import announced, trace_message
-from simulator.games import Game, InputError, Table
-from simulator.records import RECORDS_DIR, RecordWriter, records_frame
-from simulator.results import SCHEMA_VERSION, Result, provenance
-from simulator.runner import BlockRunner
-from simulator.setup import (  # the checks live there; these names stay importable from here
+from simulator.running.checkpoint import RunFolder, RunInterrupted, run_settings, stored_seed
+from simulator.running.records import RECORDS_DIR, RecordWriter, records_frame
+from simulator.running.results import SCHEMA_VERSION, Result, provenance
+from simulator.running.runner import BlockRunner
+from simulator.running.setup import (  # the checks live there; these names stay importable from here
     MAX_GAME_INDEX,
     MAX_GAMES,
     MAX_SEED,
@@ -47,7 +48,7 @@ from simulator.setup import (  # the checks live there; these names stay importa
     seed_provenance,
 )
 from strategies.checks import StrategyCompileError
-from strategies.registry import Player, SpecError
+from strategies.registry import Player
 
 
 def simulate(
@@ -89,13 +90,13 @@ def simulate(
     ``backend="dask"`` plays the blocks on a Dask cluster: the one at
     ``scheduler`` (an address or a scheduler file; default: Dask's configured
     ``scheduler-address``), else a LocalCluster of ``workers`` processes
-    (``simulator/backends.py``).  A scheduler that does not answer within
+    (``simulator/running/backends.py``).  A scheduler that does not answer within
     ``connect_timeout`` seconds (default 10), or that has no worker within as
     long again, is an :class:`InputError`.
 
     ``out`` makes the run resumable: finished blocks are persisted in that folder
     as they complete and ``summary.parquet`` is written there at the end
-    (``simulator/checkpoint.py``).  Setting ``stop`` (or Ctrl-C in the main
+    (``simulator/running/checkpoint.py``).  Setting ``stop`` (or Ctrl-C in the main
     thread, with or without ``out``) ends the run after the blocks in flight,
     writes the figures of the finished games and raises :class:`RunInterrupted`,
     whose ``result`` says ``"partial": True`` and ``"n_planned"`` in its summary
@@ -103,7 +104,7 @@ def simulate(
     error is marked failed there, and a new run in ``out`` replaces it.  ``resume=True`` continues
     the run in ``out`` (its seed is used when ``seed`` is None) or extends it to
     more games; other settings must be the same.  ``records=True`` also writes one
-    row per game to ``out/records/`` (``simulator/records.py``); without ``out`` it
+    row per game to ``out/records/`` (``simulator/running/records.py``); without ``out`` it
     keeps them in memory, for at most ``MAX_RECORDS_IN_MEMORY`` (1,000,000) games.
     Either way ``result.records()`` returns them, ``result.records(long=True)`` one
     row per game and seat.
@@ -112,7 +113,7 @@ def simulate(
     ``numpy.random.SeedSequence`` (mapped to an integer seed as
     :func:`resolve_seed` says; the integer is what the summary records, the
     sequence's entropy and spawn key go to the provenance).  Every input is checked
-    by :mod:`simulator.setup`, as for ``compare`` and ``sweep``; :func:`run` plays it.
+    by :mod:`simulator.running.setup`, as for ``compare`` and ``sweep``; :func:`run` plays it.
     """
     execution = Execution.build(
         threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
@@ -128,17 +129,17 @@ def simulate(
 
 
 def run(setup: Setup, execution: Execution, *, stop: threading.Event | None = None) -> Result:
-    """Play a checked :class:`~simulator.setup.Setup` as its
-    :class:`~simulator.setup.Execution` says; what :func:`simulate` does once its input
+    """Play a checked :class:`~simulator.running.setup.Setup` as its
+    :class:`~simulator.running.setup.Execution` says; what :func:`simulate` does once its input
     is checked.
 
     Parameters
     ----------
     setup
-        What is played (:meth:`Setup.build <simulator.setup.Setup.build>`; its players
+        What is played (:meth:`Setup.build <simulator.running.setup.Setup.build>`; its players
         fill the seats).
     execution
-        How it is played (:meth:`Execution.build <simulator.setup.Execution.build>`).
+        How it is played (:meth:`Execution.build <simulator.running.setup.Execution.build>`).
     stop
         Set it to end the run after the blocks in flight (:class:`RunInterrupted`).
 
@@ -422,14 +423,13 @@ def trace(
     ------
     InputError
         For bad input (one line).
-    simulator.runner.StrategyError
+    simulator.running.runner.StrategyError
         When a strategy makes an illegal move; the message names it, its seat and the decision.
     """
-    from simulator.containment import trapping_players
-    from simulator.games.base import IllegalMove
-    from simulator.illegal import where
-    from simulator.runner import StrategyError
-    from simulator.tracing import cap_lines, check_max_lines, header
+    from simulator.errors import IllegalMove, StrategyError
+    from simulator.games.illegal import where
+    from simulator.kernels.containment import trapping_players
+    from simulator.running.tracing import cap_lines, check_max_lines, header
 
     if unit not in UNITS:
         raise InputError("unit must be 'round' or 'match'")
@@ -446,7 +446,7 @@ def trace(
     except ValueError as exc:
         raise InputError(str(exc)) from None
     g, table, seat_players, seed = setup.game, setup.table, list(setup.players), setup.seed
-    # User strategies run bounds-checked, as in a run (simulator/containment.py).
+    # User strategies run bounds-checked, as in a run (simulator/kernels/containment.py).
     contained = trapping_players(seat_players)
     try:
         with announced(trace_message(g, seat_players)):

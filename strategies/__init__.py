@@ -8,6 +8,7 @@ registers a user's own (see ``examples/my_strategy.py``).
 from importlib import import_module
 from importlib.util import find_spec
 
+from simulator.errors import SpecError
 from simulator.games import all_games
 from strategies.checks import StrategyCompileError
 from strategies.registry import (
@@ -15,7 +16,6 @@ from strategies.registry import (
     Family,
     Param,
     Player,
-    SpecError,
     families,
     load_plugin,
     parse_spec,

@@ -21,7 +21,8 @@ from typing import Any
 
 from numba.core import types
 
-from strategies.registry import Family, SpecError
+from simulator.errors import SpecError
+from strategies.registry import Family
 
 #: The argument types every game kernel calls a strategy with.
 SIGNATURE = (types.int64[::1], types.float64[::1], types.uint64[::1])

@@ -21,11 +21,9 @@ from typing import Any
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from simulator.errors import SpecError
+
 MAX_PARAMS = 8
-
-
-class SpecError(ValueError):
-    """A strategy spec or plugin that cannot be used; the message is one clear line."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ class Family:
     origin: str = "kortsim"
     #: A shipped strategy too costly to compile into every kernel (``search``): it has no
     #: builtin id and is compiled, like a user's, into a kernel for the runs that play it
-    #: (cached on disk, :mod:`simulator.specialise`), but runs uncontained at full speed.
+    #: (cached on disk, :mod:`simulator.kernels.specialise`), but runs uncontained at full speed.
     on_demand: bool = False
 
     @property

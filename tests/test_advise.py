@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 import simulator
-from simulator.cards import parse_card
 from simulator.cli import app
-from simulator.games import InputError
+from simulator.engine.cards import parse_card
+from simulator.errors import InputError
 from simulator.games.spokelse.advise import parse_card_text
 
 runner = CliRunner()

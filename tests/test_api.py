@@ -7,7 +7,7 @@ import pytest
 
 import simulator
 from simulator import InputError, SpecError, simulate
-from simulator.results import Result
+from simulator.running.results import Result
 
 
 def strip_timing(result: Result) -> str:

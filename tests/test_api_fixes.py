@@ -20,8 +20,8 @@ import simulator
 from simulator import InputError, SpecError, simulate
 from simulator.cli import app
 from simulator.games import get_game
-from simulator.records import read_records
-from simulator.runner import BlockRunner
+from simulator.running.records import read_records
+from simulator.running.runner import BlockRunner
 from strategies.registry import parse_spec
 
 runner = CliRunner()
@@ -39,12 +39,12 @@ GAMES = [
 def test_simulator_compare_is_the_module_and_calls_the_function():
     module = importlib.import_module("simulator.compare")
     assert inspect.ismodule(module) and simulator.compare is module
-    from simulator.compare import CompareResult, compare
+    from simulator.analysis.compare import CompareResult, compare
 
     assert inspect.isfunction(compare) and module.compare is compare
     assert simulator.CompareResult is CompareResult
     assert inspect.signature(simulator.compare) == inspect.signature(compare)
-    assert "same deals" in (simulator.compare.__doc__ or "")
+    assert "same deals" in (simulator.analysis.compare.__doc__ or "")
 
     via_package = simulator.compare("spokelse", ["threshold:k=4", "threshold:k=2"], rounds=200, seed=3)
     via_module = module.compare("spokelse", ["threshold:k=4", "threshold:k=2"], rounds=200, seed=3)
@@ -53,7 +53,7 @@ def test_simulator_compare_is_the_module_and_calls_the_function():
 
 
 def test_import_simulator_compare_as_m_gives_the_module():
-    import simulator.compare as m
+    import simulator.analysis.compare as m
 
     assert inspect.ismodule(m)
     assert callable(m) and m.compare.__name__ == "compare"

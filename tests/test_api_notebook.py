@@ -19,8 +19,8 @@ from matplotlib.axes import Axes
 import simulator
 from simulator import InputError, simulate
 from simulator.api import MAX_SEED, make_table, resolve_game, resolve_players, resolve_seed
-from simulator.records import MAX_RECORDS_IN_MEMORY, read_records
-from simulator.results import Result
+from simulator.running.records import MAX_RECORDS_IN_MEMORY, read_records
+from simulator.running.results import Result
 
 PAIR = ["threshold:k=4", "passive"]
 
@@ -146,10 +146,10 @@ def test_plot_returns_labelled_axes_with_the_intervals(result):
 
 
 def test_compare_is_exported_with_the_clis_field_keyword():
-    from simulator.compare import compare as module_compare
+    from simulator.analysis.compare import compare as module_compare
 
     # simulator.compare is the module, and calling it calls the function (simulator/__init__.py)
-    assert simulator.compare.compare is module_compare and "compare" in simulator.__all__
+    assert simulator.analysis.compare.compare is module_compare and "compare" in simulator.__all__
     assert callable(simulator.compare)
     kwargs = {"rounds": 600, "seed": 2, "baseline": "threshold:k=2"}
     with warnings.catch_warnings():

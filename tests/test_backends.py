@@ -17,7 +17,9 @@ from typer.testing import CliRunner
 
 from simulator import simulate
 from simulator.api import make_table, resolve_game, resolve_players
-from simulator.backends import (
+from simulator.cli import app
+from simulator.errors import InputError
+from simulator.running.backends import (
     MIN_BLOCK,
     PROBE_BLOCK,
     BlockPlan,
@@ -31,10 +33,8 @@ from simulator.backends import (
     processes_by_host,
     shippable_plugins,
 )
-from simulator.cli import app
-from simulator.games import InputError
-from simulator.records import read_records
-from simulator.results import TIMING_FIELDS
+from simulator.running.records import read_records
+from simulator.running.results import TIMING_FIELDS
 from strategies.registry import Family, families, parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,7 +145,7 @@ def test_a_local_cluster_gives_the_local_json():
 
 
 def test_local_cluster_workers_share_the_cores():
-    from simulator import backends
+    from simulator.running import backends
 
     with dask_client(None, workers=2) as client:
         hosts = processes_by_host(client)
@@ -230,7 +230,7 @@ def test_a_scheduler_with_two_workers_gives_the_local_json(scheduler):
         assert r.exit_code == 0, r.output
         assert json_without_timing(r.stdout) == local_json(*args)
     with dask_client(scheduler) as client:
-        threads = client.run(lambda: __import__("simulator.backends").backends._WORKER_THREADS)
+        threads = client.run(lambda: __import__("simulator.running.backends").backends._WORKER_THREADS)
     assert list(threads.values()) == [max(1, cores() // 2)] * 2  # two worker processes on this host
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import simulator.cache as cache
+import simulator.engine.cache as cache
 from simulator.games.spokelse import kernel
 
 GAMES = ("spokelse", "gris", "gris_nese")
@@ -20,6 +20,10 @@ PLAIN = {
     "simulator/__init__.py",
     "simulator/games/__init__.py",
     "simulator/games/base.py",
+    "simulator/errors.py",
+    "simulator/moved.py",
+    "simulator/engine/__init__.py",
+    "simulator/engine/cache.py",
 }
 
 
@@ -101,7 +105,7 @@ def test_functions_carry_the_digest_of_their_own_game_or_the_shared_one():
     for shared in (*cache.SHARED_SOURCES, "strategies/registry.py", "simulator/games/base.py"):
         assert cache.game_of(root / shared) is None
     assert cache.stamp_digest(kernel.__file__) == cache.DIGESTS["spokelse"]
-    assert cache.stamp_digest(root / "simulator/rng.py") == cache.DIGESTS[None]
+    assert cache.stamp_digest(root / "simulator/engine/rng.py") == cache.DIGESTS[None]
     assert len(set(cache.DIGESTS.values())) == len(cache.DIGESTS)
 
 

@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 
 from simulator import simulate
 from simulator.api import make_table, resolve_game, resolve_players
-from simulator.checkpoint import PROGRESS_FILE, RUN_FILE, RunFolder, run_settings
 from simulator.cli import app
-from simulator.records import read_records
-from simulator.results import TIMING_FIELDS, Result
-from simulator.runner import BlockRunner
+from simulator.running.checkpoint import PROGRESS_FILE, RUN_FILE, RunFolder, run_settings
+from simulator.running.records import read_records
+from simulator.running.results import TIMING_FIELDS, Result
+from simulator.running.runner import BlockRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -158,7 +158,7 @@ def test_ctrl_c_on_a_local_cluster_then_resume_on_this_machine(tmp_path, uninter
 def test_a_stopped_run_resumes_to_the_same_numbers(tmp_path):
     import threading
 
-    from simulator.checkpoint import RunInterrupted
+    from simulator.running.checkpoint import RunInterrupted
 
     stop = threading.Event()
     blocks = []

@@ -1,4 +1,4 @@
-"""simulator/chunks.py: a block's chunks played on threads, the same for any thread count."""
+"""simulator/engine/chunks.py: a block's chunks played on threads, the same for any thread count."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from simulator.api import make_table, resolve_players
-from simulator.chunks import ChunkedBlock, play_chunks
+from simulator.engine.chunks import ChunkedBlock, play_chunks
 from simulator.games import get_game
-from simulator.runner import BlockRunner
+from simulator.running.runner import BlockRunner
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simulator import formatting as F
 from simulator.cli import app
-from simulator.fields import COMMON, KINDS, NOT_FIGURES, Field, fields_for
+from simulator.engine.fields import COMMON, KINDS, NOT_FIGURES, Field, fields_for
 from simulator.games import all_games
+from simulator.reporting import formatting as F
 
 runner = CliRunner()
 PLUGINS = Path(__file__).resolve().parent / "plugins"

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator.compare import FIELD, PairedSums, compare, make_design
-from simulator.games.base import InputError
+from simulator.analysis.compare import FIELD, PairedSums, compare, make_design
+from simulator.engine.rng import below_nb
+from simulator.errors import InputError, SpecError
 from simulator.games.spokelse.observation import PHASE, SOURCE
 from simulator.games.spokelse.strategies import threshold_nb
-from simulator.rng import below_nb
-from strategies.registry import SpecError, families, strategy
+from strategies.registry import families, strategy
 
 
 def _coin_threshold(obs, params, rng):

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simulator import report
+from simulator.analysis.compare import PairedSums, _metric_block, compare, paired_test
+from simulator.analysis.compare_report import compare_report
+from simulator.analysis.sweep import sweep, sweep_report
 from simulator.cli import app
-from simulator.compare import PairedSums, _metric_block, compare, paired_test
-from simulator.compare_report import compare_report
 from simulator.games.base import Metric
-from simulator.sweep import sweep, sweep_report
+from simulator.reporting import pages as report
 
 runner = CliRunner()
 
@@ -147,7 +147,7 @@ def test_compare_report_tables_print_numbers_as_the_cli(compare_folder):
     md = (out / "report.md").read_text()
     win = r.summary["metrics"]["win"]["strategies"]
     # A rate as a percentage with digits from its interval, the difference in percentage points.
-    from simulator import formatting
+    from simulator.reporting import formatting
 
     assert formatting.rate(win[0]["win"], win[0]["win_ci"]) in md
     assert formatting.diff(win[1]["diff"], win[1]["diff_ci"], percent=True) in md

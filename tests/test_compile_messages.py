@@ -1,4 +1,4 @@
-"""kortsim says, in one line on stderr, when and why it compiles (simulator/compiling.py)."""
+"""kortsim says, in one line on stderr, when and why it compiles (simulator/kernels/messages.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from numba import njit
 
-from simulator import compiling
-from simulator.compiling import announced, kernel_message
 from simulator.games import get_game
+from simulator.kernels import messages as compiling
+from simulator.kernels.messages import announced, kernel_message
 from strategies.registry import load_plugin, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent

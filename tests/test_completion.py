@@ -3,7 +3,7 @@ worked out from what was typed so far; nothing (never an error) without a known 
 
 import click
 
-from simulator import completion
+from simulator.cli import completion
 from simulator.games import GAMES
 
 

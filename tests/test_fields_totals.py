@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simulator import formatting as F
 from simulator import simulate
 from simulator.cli import app
-from simulator.fields import COMMON, fields_for
+from simulator.engine.fields import COMMON, fields_for
+from simulator.reporting import formatting as F
 
 runner = CliRunner()
 README = Path(__file__).resolve().parent.parent / "README.md"

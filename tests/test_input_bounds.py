@@ -9,11 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 import simulator
+from simulator.analysis.sweep import MAX_POINTS, parse_sweep
 from simulator.api import MAX_GAMES, resolve_unit
 from simulator.cli import app
-from simulator.games import InputError, get_game
-from simulator.reaction import MEDIAN_RANGE, SIGMA_RANGE, parse_profile
-from simulator.sweep import MAX_POINTS, parse_sweep
+from simulator.engine.reaction import MEDIAN_RANGE, SIGMA_RANGE, parse_profile
+from simulator.errors import InputError
+from simulator.games import get_game
 
 runner = CliRunner()
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import figures
-from simulator.fields import Field
+from simulator.engine import summary as figures
+from simulator.engine.fields import Field
+from simulator.engine.layout import SEATS, Figure, Layout, Outcome, Piece, Play, rate, ratio
+from simulator.engine.stats import rate_ci
 from simulator.games import all_games
 from simulator.games.base import UNITS
-from simulator.layout import SEATS, Figure, Layout, Outcome, Piece, Play, rate, ratio
-from simulator.records import column_docs, columns_doc, record_schema
-from simulator.stats import rate_ci
+from simulator.running.records import column_docs, columns_doc, record_schema
 
 GAMES = all_games()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "records.md"

@@ -3,7 +3,7 @@
 import numpy as np
 from matplotlib.figure import Figure
 
-from simulator import plots
+from simulator.reporting import plots
 
 
 def _labels(fig: Figure) -> list[str]:

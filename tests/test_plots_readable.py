@@ -9,7 +9,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from simulator import plots
+from simulator.reporting import plots
 
 SAVE_DPI = plots.STYLE["savefig.dpi"]
 

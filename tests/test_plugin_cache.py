@@ -1,4 +1,4 @@
-"""A kernel compiled for a plugin is kept on disk across processes (simulator/specialise.py).
+"""A kernel compiled for a plugin is kept on disk across processes (simulator/kernels/specialise.py).
 
 Each test writes its plugin with a salt of its own, so its first run compiles whatever
 ran before; the shipped kernels come from the cache the suite runs with.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator import specialise
+from simulator.kernels import specialise
 
 ROOT = Path(__file__).resolve().parent.parent
 SALT = uuid.uuid4().hex[:12]
@@ -71,7 +71,7 @@ def simulate(path: Path, salt: str = SALT, *, uncached: bool = False) -> tuple[d
     args += ["--rounds", "2000", "--seed", "5", "--json"]
     code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
     if uncached:  # the same command with the kernel compiled for the process only
-        code = "import simulator.specialise as s; s.cache_folder = lambda: None; " + code
+        code = "import simulator.kernels.specialise as s; s.cache_folder = lambda: None; " + code
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run(
         [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 import simulator
 from simulator.cli import app
+from simulator.errors import StrategyError
 from simulator.games.spokelse import illegal as spokelse_illegal
-from simulator.runner import StrategyError
 from strategies.checks import StrategyCompileError, plainly
 from strategies.registry import load_plugin
 

@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 import simulator
+from simulator.analysis.profiling import skill
+from simulator.analysis.profiling.matches import behind_won, lead_changes
+from simulator.analysis.profiling.measures import Records
 from simulator.cli import app
 from simulator.games import get_game
 from simulator.games.base import Standings
-from simulator.profiling import skill
-from simulator.profiling.matches import behind_won, lead_changes
-from simulator.profiling.measures import Records
 
 SEED = 11
 

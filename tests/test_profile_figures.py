@@ -7,8 +7,8 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import simulator
-from simulator import plots
-from simulator.profiling.charts import all_charts
+from simulator.analysis.profiling.charts import all_charts
+from simulator.reporting import plots
 
 UNIT = re.compile(r"\(([^)]+)\)")  # "turns per round (turns)", "share of rounds (%)"
 

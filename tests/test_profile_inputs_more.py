@@ -4,9 +4,9 @@ takes one rule as a ``NAME=VALUE`` string as the command does."""
 import pytest
 
 import simulator
-from simulator.games.base import InputError
-from simulator.profiling.core import variants
-from simulator.setup import resolve_game
+from simulator.analysis.profiling.core import variants
+from simulator.errors import InputError
+from simulator.running.setup import resolve_game
 
 BASE = {"game": "spokelse", "rounds": 100, "matches": 10, "threads": 1}
 

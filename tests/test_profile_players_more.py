@@ -2,9 +2,9 @@
 
 import pytest
 
-from simulator.games.base import InputError
-from simulator.profiling.core import parse_players
-from simulator.setup import resolve_game
+from simulator.analysis.profiling.core import parse_players
+from simulator.errors import InputError
+from simulator.running.setup import resolve_game
 
 GRIS = resolve_game("gris")
 
@@ -48,13 +48,13 @@ def test_cli_refuses_a_repeated_size_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("values", ["jack=0.5,.5", "target=21,021", "jack=11,0.5,½"])
 def test_one_rule_value_written_two_ways_is_refused(values):
-    from simulator.profiling.core import variants
+    from simulator.analysis.profiling.core import variants
 
     with pytest.raises(InputError, match="is the same rule as"):
         variants(resolve_game("spokelse"), None, values)
 
 
 def test_distinct_rule_values_pass():
-    from simulator.profiling.core import variants
+    from simulator.analysis.profiling.core import variants
 
     assert variants(resolve_game("spokelse"), None, "jack=0.5,11") == [{"jack": "0.5"}, {"jack": "11"}]

@@ -1,8 +1,8 @@
 """A profile's JSON says what it is and where it came from, as a tune's does: versions and
 every strategy played, with its source hash."""
 
-from simulator.profiling import _provenance
-from simulator.profiling.core import make_plan
+from simulator.analysis.profiling import _provenance
+from simulator.analysis.profiling.core import make_plan
 
 
 def test_provenance_names_every_strategy_played_with_its_source_hash():

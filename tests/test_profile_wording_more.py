@@ -2,9 +2,9 @@
 advantage names its rate in the terminal too, and a count never seen is not shown as the
 empty interval ``0.0 [0.0, 0.0]``."""
 
+from simulator.analysis.profiling.core import Page
+from simulator.analysis.profiling.headlines import role_lines, role_unit
 from simulator.cli.profile import _irregular
-from simulator.profiling.core import Page
-from simulator.profiling.headlines import role_lines, role_unit
 
 
 def _page(value: float, lo: float, hi: float, unit: str = "points per round") -> Page:
@@ -39,7 +39,7 @@ def test_a_count_never_seen_reads_as_none():
 
 
 def test_the_roles_table_says_which_way_is_positive():
-    from simulator.profiling.tables import _roles
+    from simulator.analysis.profiling.tables import _roles
 
     est = {"value": 14.0, "ci": [0.3, 27.7], "n": 200}
     side = {
@@ -60,7 +60,7 @@ def _est(v: float, lo: float, hi: float) -> dict:
 
 
 def test_an_unclear_skill_difference_says_where_which_rate_and_which_way():
-    from simulator.profiling.headlines import skill_lines
+    from simulator.analysis.profiling.headlines import skill_lines
 
     diff = {"metric": "eliminated", "strategy": "follow", "against": "greedy", "unit": "percentage points"}
     diff |= {"better": "lower", "difference": _est(-0.3, -0.7, 0.01)}
@@ -77,7 +77,7 @@ def test_an_unclear_skill_difference_says_where_which_rate_and_which_way():
 
 
 def test_a_length_without_spread_is_not_a_range_of_one_value():
-    from simulator.profiling.headlines import length_lines
+    from simulator.analysis.profiling.headlines import length_lines
 
     ln = {"unit": "deals", "mean": _est(3.09, 3.03, 3.15), "p10": 3, "p90": 3}
     page = Page("as played", {}, 5, figures={"round": {}, "match": {"length": ln}})

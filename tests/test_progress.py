@@ -1,4 +1,4 @@
-"""The progress bar of long commands (simulator/progress.py) and the games it counts."""
+"""The progress bar of long commands (simulator/running/progress.py) and the games it counts."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import json
 from rich.console import Console
 from typer.testing import CliRunner
 
+from simulator.analysis.compare import compare
+from simulator.analysis.sweep import sweep
 from simulator.cli import app
-from simulator.compare import compare
-from simulator.progress import progress_bar
-from simulator.sweep import sweep
+from simulator.running.progress import progress_bar
 
 
 def terminal() -> tuple[Console, io.StringIO]:

@@ -6,7 +6,7 @@ import io
 from rich.console import Console
 from rich.progress import Progress
 
-from simulator.progress import ESTIMATING, TimeLeftColumn, progress_bar
+from simulator.running.progress import ESTIMATING, TimeLeftColumn, progress_bar
 
 
 def test_before_the_first_block_it_says_estimating():

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from simulator import simulate
 from simulator.api import make_table, resolve_game, resolve_players
 from simulator.cli import app
-from simulator.games import InputError
-from simulator.records import (
+from simulator.errors import InputError
+from simulator.running.records import (
     RECORDS_DIR,
     RecordWriter,
     column_docs,
@@ -24,7 +24,7 @@ from simulator.records import (
     record_schema,
     records_metadata,
 )
-from simulator.runner import BlockRunner
+from simulator.running.runner import BlockRunner
 
 runner = CliRunner()
 SPOKELSE = resolve_game("spokelse")

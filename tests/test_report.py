@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simulator import api, report
+from simulator import api
+from simulator.analysis.sweep import sweep, sweep_report
 from simulator.cli import app
-from simulator.games.base import InputError
-from simulator.sweep import sweep, sweep_report
+from simulator.errors import InputError
+from simulator.reporting import pages as report
 
 runner = CliRunner()
 

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulator.rng import (
+from simulator.engine.rng import (
     DEAL,
     DECIDE,
     Stream,

@@ -18,7 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simulator import simulate
-from simulator.checkpoint import (
+from simulator.cli import app
+from simulator.running.checkpoint import (
     JOURNAL_FILE,
     PROGRESS_FILE,
     RUN_FILE,
@@ -27,8 +28,7 @@ from simulator.checkpoint import (
     RunInterrupted,
     read_status,
 )
-from simulator.cli import app
-from simulator.results import TIMING_FIELDS
+from simulator.running.results import TIMING_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -193,7 +193,7 @@ def test_a_cut_short_block_line_is_dropped_and_its_block_played_again(stopped, u
 def test_a_long_journal_is_compacted_and_still_resumes_to_the_same_numbers(
     tmp_path, uninterrupted, monkeypatch
 ):
-    from simulator import checkpoint
+    from simulator.running import checkpoint
 
     monkeypatch.setattr(checkpoint, "JOURNAL_COMPACT_AT", 4)
     monkeypatch.setattr(checkpoint, "JOURNAL_CHUNKS", 2)
@@ -224,7 +224,7 @@ def test_a_stopped_or_killed_run_stays_protected(stopped):
 # --- a failed run can be started over --------------------------------------------------------
 
 SOMETIMES_ILLEGAL = '''
-from simulator.rng import below_nb
+from simulator.engine.rng import below_nb
 from strategies import strategy
 
 

@@ -1,5 +1,5 @@
 """One validated setup: simulate, compare, sweep and the experiments check their input through
-the same two constructors (simulator/setup.py), so a bad input is refused with the same one
+the same two constructors (simulator/running/setup.py), so a bad input is refused with the same one
 line whichever of them it came through."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from typer.testing import CliRunner
 import experiments
 import simulator
 from simulator import api
-from simulator.backends import Backend
+from simulator.analysis.compare import compare
+from simulator.analysis.sweep import sweep
 from simulator.cli import app
-from simulator.compare import compare
-from simulator.games import GAMES, InputError, all_games, get_game
-from simulator.setup import MAX_GAMES, Execution, Setup, execution_of
-from simulator.sweep import sweep
+from simulator.errors import InputError
+from simulator.games import GAMES, all_games, get_game
+from simulator.running.backends import Backend
+from simulator.running.setup import MAX_GAMES, Execution, Setup, execution_of
 from strategies.registry import parse_spec
 
 runner = CliRunner()
@@ -264,7 +265,7 @@ def test_every_game_says_its_default_opponent(name):
 def test_compare_and_sweep_choose_the_default_opponent_from_the_game_not_its_name():
     root = Path(simulator.__file__).parent
     names = "|".join(re.escape(n) for n in all_games())
-    for module in ("compare.py", "sweep.py", "setup.py"):
+    for module in ("analysis/compare.py", "analysis/sweep.py", "running/setup.py"):
         code = (root / module).read_text(encoding="utf-8")
         assert not re.search(rf"[\"']({names})[\"']", code), module
     for name in GAMES:
@@ -316,8 +317,8 @@ def test_sweep_refuses_an_unknown_option_naming_every_option_it_takes():
 def test_sweep_and_plan_sweep_share_one_list_of_inputs():
     import inspect
 
-    from simulator.setup import EXECUTION_OPTIONS
-    from simulator.sweep import SWEEP_INPUTS, plan_sweep
+    from simulator.analysis.sweep import SWEEP_INPUTS, plan_sweep
+    from simulator.running.setup import EXECUTION_OPTIONS
 
     shown = inspect.signature(sweep).parameters
     plan = inspect.signature(plan_sweep).parameters
@@ -411,4 +412,4 @@ def test_the_package_exports_setup_execution_and_run():
     via = simulator.run(setup, simulator.Execution.build(threads=1))
     direct = simulator.simulate("spokelse", ["threshold:k=4", "passive"], rounds=200, seed=2)
     assert np.array_equal(via.aggregates, direct.aggregates)
-    assert callable(simulator.compare) and simulator.compare.compare is compare
+    assert callable(simulator.compare) and simulator.analysis.compare.compare is compare

@@ -1,8 +1,8 @@
 """The faster forms of the random streams and array views give exactly what the plain ones do.
 
 The Spøkelse round derives its three stream keys from one shared base, shuffles with the
-draws made first (:func:`simulator.rng.shuffle_with_nb`) and reaches its arrays through
-addresses (:mod:`simulator.unmanaged`); these tests pin each of them to the form the
+draws made first (:func:`simulator.engine.rng.shuffle_with_nb`) and reaches its arrays through
+addresses (:mod:`simulator.engine.unmanaged`); these tests pin each of them to the form the
 random-stream contract (docs/random-streams.md) is written in.
 """
 
@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator.games.spokelse import rules as R
-from simulator.rng import (
+from simulator.engine.rng import (
     DEAL,
     DEALER,
     DECIDE,
@@ -26,7 +25,8 @@ from simulator.rng import (
     stream_key_at_nb,
     stream_key_nb,
 )
-from simulator.unmanaged import address, float64_at, int64_at, uint64_at
+from simulator.engine.unmanaged import address, float64_at, int64_at, uint64_at
+from simulator.games.spokelse import rules as R
 
 CASES = [
     (0, 0),

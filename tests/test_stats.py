@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from simulator.stats import hist_mean_ci, mean_ci, rate_ci
+from simulator.engine.stats import hist_mean_ci, mean_ci, rate_ci
 
 
 def test_wilson_interval_known_value():

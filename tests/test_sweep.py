@@ -5,9 +5,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from simulator.analysis.sweep import parse_sweep, sweep
 from simulator.cli import app
-from simulator.games.base import InputError
-from simulator.sweep import parse_sweep, sweep
+from simulator.errors import InputError
 
 runner = CliRunner()
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from simulator.analysis.compare import compare
+from simulator.analysis.sweep import parse_sweep, sweep
 from simulator.cli import app
-from simulator.compare import compare
 from simulator.games.spokelse.variants import Rules
-from simulator.sweep import parse_sweep, sweep
 from strategies.registry import families
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import simulator
 from simulator.cli import app
-from simulator.tracing import DEFAULT_MAX_LINES, TAIL_LINES, cap_lines
+from simulator.running.tracing import DEFAULT_MAX_LINES, TAIL_LINES, cap_lines
 
 runner = CliRunner()
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import simulator
-from simulator.games import InputError
+from simulator.errors import InputError
 
 PLANTED = str(Path(__file__).parent / "plugins" / "tune_planted.py")
 SMALL = {"vs": "threshold:k=4", "rounds": 4000, "confirm": 4000, "threads": 1}

@@ -3,7 +3,7 @@
 import pytest
 
 import simulator
-from simulator.games.base import InputError
+from simulator.errors import InputError
 
 BASE = {"game": "spokelse", "strategy": "threshold:k=0..4", "rounds": 100, "trials": 1, "threads": 1}
 

@@ -4,7 +4,7 @@ direction for it."""
 
 import pandas as pd
 
-from simulator.tuning.result import plot_trials
+from simulator.analysis.tuning.result import plot_trials
 
 
 def _summary(lower: bool) -> dict:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from simulator.rng import DEAL, DECIDE, stream_key
-from simulator.tuning import seeds
+from simulator.analysis.tuning import seeds
+from simulator.engine.rng import DEAL, DECIDE, stream_key
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5, 11, 4242, (1 << 63) - 1])

@@ -2,8 +2,9 @@
 
 import pytest
 
-from simulator.games import InputError, get_game
-from simulator.tuning.space import OPEN_CEILING, parse_space
+from simulator.analysis.tuning.space import OPEN_CEILING, parse_space
+from simulator.errors import InputError
+from simulator.games import get_game
 
 SPOKELSE = get_game("spokelse")
 

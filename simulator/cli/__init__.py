@@ -2,7 +2,7 @@
 
 Every command turns bad input into one line on stderr and exit code 2;
 a strategy that breaks the rules gives exit code 3.  Each command is a thin layer over a
-library function that checks its input through :mod:`simulator.setup`; the commands are
+library function that checks its input through :mod:`simulator.running.setup`; the commands are
 grouped by module:
 
 * :mod:`simulator.cli.app`: the application, its one-line errors and the command classes;

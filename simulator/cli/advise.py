@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from simulator.advise import advice_lines, advise
+from simulator.analysis.advise import advice_lines, advise
 from simulator.cli.common import parse_rule_options
 from simulator.cli.options import GameArg, Rules
-from simulator.cli_output import out
-from simulator.games import InputError, get_game
-from simulator.results import dumps_json
+from simulator.cli.output import out
+from simulator.errors import InputError
+from simulator.games import get_game
+from simulator.running.results import dumps_json
 
 
 def _totals(text: str | None) -> tuple[float, float] | None:

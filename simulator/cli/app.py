@@ -13,10 +13,8 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import TyperException
 
-from simulator.cli_output import err
-from simulator.games import InputError
-from simulator.runner import StrategyError
-from strategies.registry import SpecError
+from simulator.cli.output import err
+from simulator.errors import InputError, SpecError, StrategyError
 
 # Typer may bring its own copy of click: catch both its exceptions and click's.
 EXIT = (click.exceptions.Exit, typer.Exit)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from simulator.cli_output import err
-from simulator.games import InputError
+from simulator.cli.output import err
+from simulator.errors import InputError
 
 
 def parse_rule_options(items: list[str] | None) -> dict[str, str]:
@@ -31,8 +31,8 @@ def seed_hint(given: int | None, chosen: int, quiet: bool) -> None:
 def terminal_bar(description: str, quiet: bool, total: int | None = None):
     """A progress bar on stderr with a time estimate, shown only on a terminal and not
     with ``quiet`` (``--json``); use it as the run's ``progress=`` callback (its methods do
-    nothing when it is not shown; simulator/progress.py)."""
-    from simulator.progress import progress_bar as make_bar
+    nothing when it is not shown; simulator/running/progress.py)."""
+    from simulator.running.progress import progress_bar as make_bar
 
     return make_bar(total, description=description, enabled=not quiet, console=err)
 

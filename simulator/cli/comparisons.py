@@ -1,8 +1,8 @@
 """``kortsim compare`` and ``kortsim sweep``: thin commands over
-:func:`simulator.compare.compare_setup` and :func:`simulator.sweep.plan_sweep` /
-:func:`~simulator.sweep.play_sweep`.  Each builds its setup and execution through
-:mod:`simulator.setup`, as :func:`simulator.compare.compare` and
-:func:`simulator.sweep.sweep` do, so a bad input gets the same line from both; the
+:func:`simulator.analysis.compare.compare_setup` and :func:`simulator.analysis.sweep.plan_sweep` /
+:func:`~simulator.analysis.sweep.play_sweep`.  Each builds its setup and execution through
+:mod:`simulator.running.setup`, as :func:`simulator.analysis.compare.compare` and
+:func:`simulator.analysis.sweep.sweep` do, so a bad input gets the same line from both; the
 ``--out`` folder is claimed only once every input is checked."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Annotated
 
 import typer
 
-from simulator.backends import Backend
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint
 from simulator.cli.options import (
     BackendOpt,
@@ -44,15 +43,16 @@ from simulator.cli.options import (
     Verbose,
     Workers,
 )
+from simulator.cli.output import print_compare, print_sweep
 from simulator.cli.outputs import (
     check_outputs,
     claim_results_folder,
     write_compare_outputs,
     write_sweep_outputs,
 )
-from simulator.cli_output import print_compare, print_sweep
-from simulator.results import dumps_json
-from simulator.setup import Execution, Setup
+from simulator.running.backends import Backend
+from simulator.running.results import dumps_json
+from simulator.running.setup import Execution, Setup
 
 
 def compare(
@@ -77,7 +77,7 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Compare strategies on the same deals, every one in every seat, with paired intervals."""
-    from simulator.compare import compare_setup
+    from simulator.analysis.compare import compare_setup
 
     check_outputs(plot, out_dir)
     with CountedPlay("compare", "comparing", as_json, amount_flag(matches)) as play:
@@ -118,7 +118,7 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
 ) -> None:
     """Sweep one or two strategy parameters against an opponent on the same deals."""
-    from simulator.sweep import plan_sweep, play_sweep
+    from simulator.analysis.sweep import plan_sweep, play_sweep
 
     check_outputs(plot, out_dir)
     with CountedPlay("sweep", "sweeping", as_json, amount_flag(matches)) as play:

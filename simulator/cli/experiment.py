@@ -9,14 +9,14 @@ from typing import Annotated, Any
 import typer
 
 from experiments import EXPERIMENTS
-from simulator import completion
+from simulator.cli import completion
 from simulator.cli.app import PlainUsage
 from simulator.cli.options import Threads
+from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
-from simulator.cli_output import err, out
-from simulator.games import InputError
-from simulator.results import dumps_json
-from simulator.setup import execution_of, resolve_seed
+from simulator.errors import InputError
+from simulator.running.results import dumps_json
+from simulator.running.setup import execution_of, resolve_seed
 
 experiment_app = typer.Typer(
     name="experiment",
@@ -56,7 +56,7 @@ class ExperimentBar:
             TimeElapsedColumn,
         )
 
-        from simulator.progress import TimeLeftColumn
+        from simulator.running.progress import TimeLeftColumn
 
         self.bar = Progress(
             TextColumn("[progress.description]{task.description}"),
@@ -150,7 +150,7 @@ def experiment_run(
     size = "quick" if quick else "tiny" if tiny else "full"
     mod = experiments.get(name)  # an unknown name fails before anything runs
     backend = {"threads": threads} if threads is not None else {}
-    execution_of(backend)  # checked as every other command checks it (simulator/setup.py)
+    execution_of(backend)  # checked as every other command checks it (simulator/running/setup.py)
     if seed is not None:
         resolve_seed(seed)
     folder = out_dir if out_dir is not None else experiments.default_out(mod.NAME)

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from simulator.cli.options import GameArg, Plugins
-from simulator.cli_output import err, out
+from simulator.cli.output import err, out
 from simulator.games import all_games, get_game
-from simulator.results import dumps_json
+from simulator.running.results import dumps_json
 from strategies.registry import families, load_plugin, presets
 
 
@@ -101,7 +101,7 @@ def strategies_cmd(
 
 def warm() -> None:
     """Compile every shipped kernel into numba's cache (later runs start in about a second)."""
-    from simulator.warm import warm as warm_all
+    from simulator.running.warm import warm as warm_all
 
     for game, unit, seconds in warm_all():
         err.print(f"{game}, {unit} play: ready in {seconds:.1f} s")
@@ -116,7 +116,7 @@ def report_cmd(
     ],
 ) -> None:
     """Write (or refresh) report.html and report.md from a results folder."""
-    from simulator.report import refresh
+    from simulator.reporting.pages import refresh
 
     paths = refresh(folder)
     out.print(f"wrote {paths['html']} and {paths['md']}", markup=False)

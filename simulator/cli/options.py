@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from simulator import completion
-from simulator.backends import Backend
+from simulator.cli import completion
 from simulator.cli.app import _set_verbose
 from simulator.games import GAMES
+from simulator.running.backends import Backend
 
 Strategies = Annotated[
     list[str],
@@ -69,7 +69,7 @@ def _count(flag: str, text: str) -> typer.models.OptionInfo:
     return typer.Option(flag, metavar="N", help=f"{text} (1 to 10**12).")
 
 
-# How many games: exactly one of --rounds and --matches (simulator.setup.resolve_unit).
+# How many games: exactly one of --rounds and --matches (simulator.running.setup.resolve_unit).
 RunRounds = Annotated[int | None, _count("--rounds", "Play N independent deals")]
 RunMatches = Annotated[int | None, _count("--matches", "Play N whole matches")]
 CompareRounds = Annotated[int | None, _count("--rounds", "Compare on N deals of single rounds")]

@@ -8,9 +8,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from simulator.checkpoint import JOURNAL_FILE, PROGRESS_FILE, RUN_FILE, STATUS_FILE
-from simulator.cli_output import err
-from simulator.games import InputError
+from simulator.cli.output import err
+from simulator.errors import InputError
+from simulator.running.checkpoint import JOURNAL_FILE, PROGRESS_FILE, RUN_FILE, STATUS_FILE
 
 
 def _probe_folder(flag: str, target: Path, folder: Path, what: str, write: bool = True) -> None:
@@ -109,7 +109,7 @@ def claim_results_folder(out_dir: Path | None, command: str) -> None:
 
 def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
     """``compare --plot FILE`` and ``--out DIR``; a place that cannot be written is one line."""
-    from simulator.compare_report import compare_report, save_figure
+    from simulator.analysis.compare_report import compare_report, save_figure
 
     for flag, target in (("--plot", plot), ("--out", out_dir)):
         if target is None:
@@ -128,8 +128,8 @@ def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet
 
 def write_sweep_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
     """``sweep --plot FILE`` and ``--out DIR``; a place that cannot be written is one line."""
-    from simulator import plots
-    from simulator.sweep import sweep_report
+    from simulator.analysis.sweep import sweep_report
+    from simulator.reporting import plots
 
     for flag, target in (("--plot", plot), ("--out", out_dir)):
         if target is None:

@@ -1,5 +1,5 @@
 """``kortsim simulate`` and ``kortsim trace``: thin commands over :func:`simulator.api.run`
-(the setup and execution built through :mod:`simulator.setup`, as :func:`simulator.simulate`
+(the setup and execution built through :mod:`simulator.running.setup`, as :func:`simulator.simulate`
 builds them) and :func:`simulator.trace`."""
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from typing import Annotated
 import typer
 
 from simulator import api
-from simulator.backends import Backend
-from simulator.checkpoint import RunInterrupted, stored_seed
 from simulator.cli.common import parse_rule_options, seed_hint, terminal_bar
 from simulator.cli.options import (
     BackendOpt,
@@ -35,10 +33,12 @@ from simulator.cli.options import (
     Verbose,
     Workers,
 )
+from simulator.cli.output import err, out, print_partial, print_result
 from simulator.cli.outputs import check_outputs
-from simulator.cli_output import err, out, print_partial, print_result
-from simulator.games import InputError
-from simulator.setup import Execution, Setup
+from simulator.errors import InputError
+from simulator.running.backends import Backend
+from simulator.running.checkpoint import RunInterrupted, stored_seed
+from simulator.running.setup import Execution, Setup
 
 
 def resume_command(

@@ -1,5 +1,5 @@
 """``kortsim profile``: a designer's page for a game and its variants, a thin command over
-:func:`simulator.profiling.profile` (docs/profile.md)."""
+:func:`simulator.analysis.profiling.profile` (docs/profile.md)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from simulator.checkpoint import RunInterrupted
 from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import GameArg, Rules, Seed, Threads
+from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
-from simulator.cli_output import err, out
-from simulator.games import InputError
-from simulator.report import rate_bound_text
+from simulator.errors import InputError
+from simulator.reporting.pages import rate_bound_text
+from simulator.running.checkpoint import RunInterrupted
 
 ProfilePlayers = Annotated[
     str | None,
@@ -72,7 +72,7 @@ def profile_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """A designer's profile: length, seat advantage, skill against luck, matches, stalls; 95% intervals."""
-    from simulator.profiling import profile
+    from simulator.analysis.profiling import profile
 
     check_profile_folder(out_dir)
     say = None if as_json else (lambda line: err.print(f"profile: {line}", markup=False))
@@ -107,7 +107,7 @@ def _table(title: str, columns: list[str]) -> RichTable:
 
 def print_profile(result: Any) -> None:
     """The terminal summary: the headlines, then one table per section."""
-    from simulator.profiling.headlines import amount, role_unit  # loads on first use
+    from simulator.analysis.profiling.headlines import amount, role_unit  # loads on first use
 
     s = result.summary
     out.print(f"[bold]Profile of {s['game']}[/bold] (seed {s['seed']}; 95% intervals in brackets)")
@@ -150,7 +150,7 @@ def print_profile(result: Any) -> None:
 
 
 def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
-    from simulator.profiling.headlines import amount  # loads on first use
+    from simulator.analysis.profiling.headlines import amount  # loads on first use
 
     sk = p["skill"]
     metric = sk["shares"]["metric"]
@@ -166,7 +166,7 @@ def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
 
 
 def _differences(diffs: list[dict[str, Any]]) -> RichTable:
-    from simulator.profiling.headlines import amount, share_points  # loads on first use
+    from simulator.analysis.profiling.headlines import amount, share_points  # loads on first use
 
     t = _table(
         "Variants, paired differences on the same deals", ["variant − reference", "measure", "difference"]
@@ -182,7 +182,7 @@ def _differences(diffs: list[dict[str, Any]]) -> RichTable:
 
 def _irregular(item: dict[str, Any], unit: str = "game") -> str:
     """A rate of games with its interval, or (never seen) how many of how many and the bound."""
-    from simulator.profiling.headlines import amount  # loads on first use
+    from simulator.analysis.profiling.headlines import amount  # loads on first use
 
     if item["kind"] == "rate" and item["total"] == 0:
         return rate_bound_text(0, item["n"])

@@ -10,7 +10,7 @@ import typer
 
 from simulator.cli.common import parse_rule_options
 from simulator.cli.options import GameArg, Players, Reaction, Rules, Seed
-from simulator.cli_output import err
+from simulator.cli.output import err
 
 
 def play_cmd(

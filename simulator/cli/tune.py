@@ -1,4 +1,4 @@
-"""``kortsim tune``: a thin command over :func:`simulator.tuning.tune`."""
+"""``kortsim tune``: a thin command over :func:`simulator.analysis.tuning.tune`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
+from simulator.analysis.tuning.space import DEFAULT_TRIALS
 from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import GameArg, Players, Plugins, Reaction, Rules, Seed, Threads, Verbose
+from simulator.cli.output import err
 from simulator.cli.outputs import check_outputs
-from simulator.cli_output import err
-from simulator.tuning.space import DEFAULT_TRIALS
 
 TuneSpec = Annotated[
     str,
@@ -79,8 +79,8 @@ def tune_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Tune a strategy's parameters against a field on the same deals, then confirm on fresh ones."""
-    from simulator.progress import progress_bar
-    from simulator.tuning import tune
+    from simulator.analysis.tuning import tune
+    from simulator.running.progress import progress_bar
 
     check_outputs(None, out_dir)
     bar = progress_bar(
@@ -118,8 +118,8 @@ def tune_cmd(
 
 def print_tune(s: dict[str, Any]) -> None:
     """The summary for people: what was searched, the budget, each iteration, the confirmation."""
-    from simulator.cli_output import out
-    from simulator.tuning.result import metric_unit_of, shown
+    from simulator.analysis.tuning.result import metric_unit_of, shown
+    from simulator.cli.output import out
 
     m, b, rate = s["metric"], s["budget"], s["metric"]["kind"] == "rate"
     unit = metric_unit_of(m, s["unit"])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from simulator.games.base import Game, InputError, Table
+from simulator.errors import InputError
+from simulator.games.base import Game, Table
 
 # game id -> (module, object): one line per game
 GAMES: dict[str, tuple[str, str]] = {

@@ -3,7 +3,7 @@
 A game is a small object over its modules: the rule variants, the compiled
 kernel (with the uniform block entry point ``run_block_nb``), the layouts of its
 rows with the figures, outcomes and histograms read from them (``plays``, one
-:class:`simulator.layout.Play` per unit; the summary, records and metrics are
+:class:`simulator.engine.layout.Play` per unit; the summary, records and metrics are
 generated from them here), and how to show one game as a trace.
 """
 
@@ -17,20 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from simulator import figures
-from simulator.fields import Field
-from simulator.layout import Layout, Play
+from simulator.engine import summary as figures
+from simulator.engine.fields import Field
+from simulator.engine.layout import Layout, Play
+from simulator.errors import InputError
 
 UNITS = ("round", "match")
-
-
-class InputError(ValueError):
-    """Input that cannot be used; its message is one clear line for the user."""
-
-
-class IllegalMove(ValueError):
-    """A strategy answered with an action the rules do not allow, in a readable reference
-    game; its message is one line naming the strategy, the seat and the decision."""
 
 
 def rule_items(items: Sequence[Any]) -> dict[str, str]:
@@ -145,7 +137,7 @@ class Game(ABC):
     kernel: ModuleType
     rules_type: type
     variants: Mapping[str, Variant]
-    # The rows, declared once (simulator/layout.py; each game's layout.py):
+    # The rows, declared once (simulator/engine/layout.py; each game's layout.py):
     plays: Mapping[str, Play]  # per unit: aggregates, records, figures, outcomes, histograms
     error_row: Layout  # the kernel's error row (read by describe_error)
     observation: Layout  # what a strategy sees
@@ -221,7 +213,7 @@ class Game(ABC):
             )
         prof: tuple[tuple[float, float], ...] = ()
         if self.uses_reaction:
-            from simulator.reaction_file import seat_profiles  # MEDIAN[,SIGMA] or a profile file
+            from simulator.engine.reaction_file import seat_profiles  # MEDIAN[,SIGMA] or a profile file
 
             prof = seat_profiles(reaction, n)
         elif reaction:
@@ -242,7 +234,7 @@ class Game(ABC):
             raise InputError(f"{self.name} is played in {' or '.join(self.plays)}, not {unit!r}") from None
 
     def agg_size(self, unit: str, n_seats: int) -> int:
-        """Length of one row of aggregates (fixed: :class:`~simulator.layout.Play` refuses
+        """Length of one row of aggregates (fixed: :class:`~simulator.engine.layout.Play` refuses
         aggregate pieces one per seat, so ``n_seats`` does not change it)."""
         return self.play(unit).agg.size(n_seats)
 
@@ -289,7 +281,7 @@ class Game(ABC):
 
     def fields(self, unit: str) -> Mapping[str, Field]:
         """What each figure of :meth:`summarise` and each metric of :meth:`metrics` means
-        (kind, unit, direction, words), by name; see :mod:`simulator.fields`."""
+        (kind, unit, direction, words), by name; see :mod:`simulator.engine.fields`."""
         return self.play(unit).fields()
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------

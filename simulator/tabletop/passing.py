@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.cards import RANKS, name
-from simulator.rng import REACT, Stream
+from simulator.engine.cards import RANKS, name
+from simulator.engine.rng import REACT, Stream
 from simulator.tabletop.console import Seat, choose
 from simulator.tabletop.outcome import Reactions
 
@@ -132,7 +132,7 @@ def times_lines(
 
 def agreement_lines(passes: Sequence[Pass], advisor: str, verb: str, noun: str = "pass") -> list[str]:
     """How often your card was the advisor's, with a 95% interval, and where they differed."""
-    from simulator.stats import rate_ci
+    from simulator.engine.stats import rate_ci
 
     n = len(passes)
     if n == 0:

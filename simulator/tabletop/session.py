@@ -9,9 +9,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simulator.games import Game, InputError, get_game
-from simulator.reaction_file import check_target, fit, write_profile
-from simulator.setup import Setup, check_game_index
+from simulator.engine.reaction_file import check_target, fit, write_profile
+from simulator.errors import InputError
+from simulator.games import Game, get_game
+from simulator.running.setup import Setup, check_game_index
 from simulator.tabletop.console import Seat, Terminal
 from simulator.tabletop.outcome import Outcome, Reactions
 
@@ -94,7 +95,7 @@ def play(
     advice_samples
         Continuations per differing Spøkelse decision for its cost (0: no cost estimate).
     save_reaction
-        Gris games: write your reaction profile there (:mod:`simulator.reaction_file`).
+        Gris games: write your reaction profile there (:mod:`simulator.engine.reaction_file`).
     signal_wait
         ``(MIN, MAX)`` seconds before another player's signal is shown, uniform.
     game_index

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import experiments
 from experiments import commit_early
 from simulator.cli import app
-from simulator.games.base import InputError
+from simulator.errors import InputError
 
 runner = CliRunner()
 

@@ -15,8 +15,8 @@ from experiments import spokelse_strategy
 from experiments.reaction_vs_cards import break_even, crossing
 from simulator.api import make_table, resolve_game
 from simulator.cli import app
-from simulator.games.base import InputError
-from simulator.runner import BlockRunner
+from simulator.errors import InputError
+from simulator.running.runner import BlockRunner
 from strategies.registry import parse_spec
 
 runner = CliRunner()

@@ -31,12 +31,13 @@ import numpy as np
 import pytest
 
 import simulator
-from simulator.containment import ANSWER_COLUMN
+from simulator.engine.layout import ERROR_ROW_WIDTH
+from simulator.errors import IllegalMove, StrategyError
 from simulator.games import all_games
-from simulator.games.base import UNITS, Game, IllegalMove
-from simulator.illegal import where
-from simulator.layout import ERROR_ROW_WIDTH
-from simulator.runner import UNIT_CODE, BlockRunner, StrategyError
+from simulator.games.base import UNITS, Game
+from simulator.games.illegal import where
+from simulator.kernels.containment import ANSWER_COLUMN
+from simulator.running.runner import UNIT_CODE, BlockRunner
 from strategies import Player, families, parse_spec, strategy
 
 GAMES = all_games()

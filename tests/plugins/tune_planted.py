@@ -6,6 +6,7 @@ away), each step above it two tenths, which costs points on every round, so its 
 score rises steadily on both sides of 13.
 """
 
+from simulator.engine.rng import below_nb
 from simulator.games.spokelse.observation import (
     DISCARD_VALUE,
     FROM_DISCARD,
@@ -16,7 +17,6 @@ from simulator.games.spokelse.observation import (
     SOURCE,
     UNKNOWN_SLOT,
 )
-from simulator.rng import below_nb
 from strategies import strategy
 
 

@@ -12,17 +12,18 @@ import numpy as np
 import pytest
 
 import simulator
-from simulator.containment import (
+from simulator.errors import SpecError, StrategyError
+from simulator.games import get_game
+from simulator.games.spokelse import reference
+from simulator.kernels.containment import (
     BLOCK_LIMIT_ENV,
     DEFAULT_BLOCK_LIMIT,
     block_limit,
     global_random_use,
     trapping_players,
 )
-from simulator.games import get_game
-from simulator.games.spokelse import reference
-from simulator.runner import BlockRunner, StrategyError
-from strategies.registry import SpecError, load_plugin, parse_spec
+from simulator.running.runner import BlockRunner
+from strategies.registry import load_plugin, parse_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"

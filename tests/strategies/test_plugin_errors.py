@@ -8,7 +8,8 @@ import pytest
 from numba import njit
 
 from simulator import api
-from simulator.games import InputError, get_game
+from simulator.errors import InputError
+from simulator.games import get_game
 from simulator.games.spokelse.observation import (
     FROM_DISCARD,
     HAND_VALUE,

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from simulator.cli import app
-from simulator.games import InputError
-from simulator.reaction import parse_profile as parse_numbers
-from simulator.reaction_file import fit, parse_profile, read_profile, seat_profiles, write_profile
+from simulator.engine.reaction import parse_profile as parse_numbers
+from simulator.engine.reaction_file import fit, parse_profile, read_profile, seat_profiles, write_profile
+from simulator.errors import InputError
 
 runner = CliRunner()
 TIMES = [0.41, 0.52, 0.38, 0.61, 0.47, 0.55, 0.44, 0.72]

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.cards import name
+from simulator.engine.cards import name
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
+from simulator.engine.rng import REACT, Stream
 from simulator.games.gris import reference as gris_ref
 from simulator.games.gris_nese import reference as nese_ref
 from simulator.games.spokelse import reference as spokelse_ref
 from simulator.games.spokelse.observation import Place, Source
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
-from simulator.rng import REACT, Stream
-from simulator.setup import Setup
+from simulator.running.setup import Setup
 from simulator.tabletop import Scripted, play
 
 

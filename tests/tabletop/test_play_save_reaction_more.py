@@ -7,8 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simulator.cli.app import app
-from simulator.games.base import InputError
-from simulator.reaction_file import check_target, write_profile
+from simulator.engine.reaction_file import check_target, write_profile
+from simulator.errors import InputError
 
 
 def test_a_folder_is_refused(tmp_path):

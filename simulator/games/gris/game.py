@@ -6,8 +6,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.cards import N_CARDS, name
-from simulator.fields import Field
+from simulator.engine.cards import N_CARDS, name
+from simulator.engine.fields import Field
+from simulator.engine.layout import (
+    Histogram,
+    Outcome,
+    Play,
+    count,
+    mean,
+    rate,
+    rounds_played,
+    setting,
+    stalled_rounds,
+)
+from simulator.engine.reaction import profile_arrays
 from simulator.games.base import Game, SeatRole, Standings, Table, Variant
 from simulator.games.gris import kernel
 from simulator.games.gris import layout as L
@@ -22,18 +34,6 @@ from simulator.games.gris.variants import (
     STALL_CAP,
     Rules,
 )
-from simulator.layout import (
-    Histogram,
-    Outcome,
-    Play,
-    count,
-    mean,
-    rate,
-    rounds_played,
-    setting,
-    stalled_rounds,
-)
-from simulator.reaction import profile_arrays
 
 
 def _parse_circulation(text: str) -> str:
@@ -44,7 +44,7 @@ def _parse_circulation(text: str) -> str:
 
 
 # The summary's figures, the outcomes and the histograms, over the rows of layout.py; their
-# meanings (simulator/fields.py) travel with them.  RULES.md §6: rates and means rest on the
+# meanings (simulator/engine/fields.py) travel with them.  RULES.md §6: rates and means rest on the
 # finished rounds (matches).  Round play: a stalled round (no signal after STALL_CAP passes)
 # is counted in ``stalled`` only.  Match play: an abandoned match (ABANDON_AFTER stalled rounds
 # in a row) is counted in ``abandoned`` only, and ``stalled`` counts the re-dealt rounds of the
@@ -208,7 +208,7 @@ class Gris(Game):
     # --- errors and traces -----------------------------------------------------------
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        from simulator import illegal
+        from simulator.games import illegal
 
         e = L.ERR.read(err)
         seat, card, pass_no = e["seat"], e["card"], e["pass_no"]

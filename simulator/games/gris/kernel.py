@@ -9,12 +9,12 @@ move.
 Strategies are reached through the module global ``decide_nb(strategy_id,
 obs, params, rng)``, called directly so that the compiler inlines it: here it
 is the shipped strategies' dispatcher, and this module is compiled once and
-cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+cached.  For user strategies :mod:`simulator.kernels.specialise` compiles a copy of
 this module with ``decide_nb`` bound to their dispatcher.
 
 ``rules_i`` is ``[n_players, circulation_code, stall_cap]``; ``rules_f`` is
 ``[median of each seat..., sigma of each seat...]``
-(:func:`simulator.reaction.profile_arrays`).
+(:func:`simulator.engine.reaction.profile_arrays`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from simulator.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.rng import DEAL, DECIDE, shuffle_nb, stream_key_nb
+from simulator.engine.unmanaged import _address_as_void_pointer
 from simulator.games.gris.observation import OBS_SIZE, PASSES
 from simulator.games.gris.rules import (
     ERR_NOT_HELD,
@@ -69,8 +71,6 @@ from simulator.games.gris.rules import (
 )
 from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
 from simulator.games.gris.variants import ABANDON_AFTER
-from simulator.rng import DEAL, DECIDE, shuffle_nb, stream_key_nb
-from simulator.unmanaged import _address_as_void_pointer
 
 N_CARDS = 52
 
@@ -424,7 +424,7 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
 # Everything above is inlined into it but play_round_nb (compiled once, with the strategies),
-# so LLVM optimises each piece once; its chunks run on threads (simulator/chunks.py).
+# so LLVM optimises each piece once; its chunks run on threads (simulator/engine/chunks.py).
 
 
 @chunk_njit(cache=True)

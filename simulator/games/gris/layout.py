@@ -2,15 +2,15 @@
 
 ``observation.py`` and ``rules.py`` take their offsets from these declarations; the
 summary, the histograms, the record columns and their docs are generated from them
-(:mod:`simulator.layout`, :mod:`simulator.figures`).  The aggregates keep one slot per
+(:mod:`simulator.engine.layout`, :mod:`simulator.engine.summary`).  The aggregates keep one slot per
 seat for up to ``MAX_SEATS`` seats, whatever the table, so their offsets are fixed.
 """
 
 from __future__ import annotations
 
-from simulator.cards import N_SUITS
+from simulator.engine.cards import N_SUITS
+from simulator.engine.layout import SEATS, Layout, Piece
 from simulator.games.gris.variants import MAX_SEATS
-from simulator.layout import SEATS, Layout, Piece
 
 MAX_HAND = 6
 N_MEMORY = 4

@@ -18,7 +18,7 @@ six cards in hand and an observation laid out as in
 :mod:`simulator.games.gris.observation`; each seat keeps one observation array
 for the whole round, so the strategy's MEMORY fields survive between its turns.
 Its ``rng`` is its seat's DECIDE stream for the deal, a one-element uint64
-array it draws from itself (``simulator.rng.below_nb``).
+array it draws from itself (``simulator.engine.rng.below_nb``).
 
 The move-by-move record is a list of :class:`Event` (4-tuples
 ``(kind, seat, card, other)``): ``(PASS, seat, card, to_seat)`` and
@@ -39,9 +39,11 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from simulator import illegal as wording
-from simulator.cards import N_CARDS, N_SUITS, name, suit_of
-from simulator.games.base import IllegalMove
+from simulator.engine.cards import N_CARDS, N_SUITS, name, suit_of
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch, touch_times
+from simulator.engine.rng import DEAL, DEALER, DECIDE, Stream
+from simulator.errors import IllegalMove
+from simulator.games import illegal as wording
 from simulator.games.gris.observation import (
     HAND,
     HAND_SIZE,
@@ -58,8 +60,6 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.variants import ABANDON_AFTER, MAX_SEATS, MIN_SEATS, STALL_CAP, Rules
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch, touch_times
-from simulator.rng import DEAL, DEALER, DECIDE, Stream
 
 CARDS_PER_PLAYER = 5  # RULES.md §1: five cards to each player ...
 GOAL = 5  # RULES.md §1: five cards of one suit in hand
@@ -338,7 +338,7 @@ def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int
     if card is None or card not in hand:
         card_name = name(card) if card is not None and 0 <= card < N_CARDS else None
         when = f"pass {table.passes + 1} (PASSES={table.passes})"
-        raise IllegalAction(  # the wording is shared with runs (simulator/illegal.py)
+        raise IllegalAction(  # the wording is shared with runs (simulator/games/illegal.py)
             wording.not_held(
                 player.name, seat, value, card_name, "choosing a card to pass", when, [name(c) for c in hand]
             )

@@ -29,7 +29,9 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simulator.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.engine.reaction import last_to_touch_nb, touch_times_nb
+from simulator.engine.rng import DEALER, below_nb, stream_key_nb
 from simulator.games.gris.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris.observation import (
     HAND,
@@ -49,8 +51,6 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.variants import ALWAYS, MAX_SEATS, OFF
-from simulator.reaction import last_to_touch_nb, touch_times_nb
-from simulator.rng import DEALER, below_nb, stream_key_nb
 
 CARDS_PER_PLAYER = 5  # RULES.md §1: five cards to each player, a sixth to the seat left of the dealer
 GOAL = 5  # RULES.md §1: five cards of one suit

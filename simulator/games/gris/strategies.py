@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.cards import N_RANKS
+from simulator.engine.cards import N_RANKS
+from simulator.engine.rng import below_nb
 from simulator.games.gris.observation import (
     HAND,
     INCOMING,
@@ -29,7 +30,6 @@ from simulator.games.gris.observation import (
     RECEIVED_SUIT,
     SUIT_COUNT,
 )
-from simulator.rng import below_nb
 from strategies.registry import Family, Param, register
 
 NO_SUIT = -1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.cards import name
+from simulator.engine.cards import name
 from simulator.games.gris import reference as ref
 from simulator.games.gris.observation import (
     HAND,
@@ -45,7 +45,7 @@ from simulator.tabletop.passing import (
 )
 
 if TYPE_CHECKING:
-    from simulator.setup import Setup
+    from simulator.running.setup import Setup
 
 ADVISOR = "reader"  # the stronger shipped strategy set beside your choices afterwards
 

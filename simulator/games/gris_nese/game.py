@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.cards import name
-from simulator.fields import Field
+from simulator.engine.cards import name
+from simulator.engine.fields import Field
+from simulator.engine.layout import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
+from simulator.engine.reaction import profile_arrays
 from simulator.games.base import Game, SeatRole, Table, Variant
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese import layout as L
@@ -21,8 +23,6 @@ from simulator.games.gris_nese.variants import (
     UNCLEAR_MARGIN_RANGE,
     Rules,
 )
-from simulator.layout import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
-from simulator.reaction import profile_arrays
 
 
 def _parse_margin(text: str) -> float:
@@ -33,7 +33,7 @@ def _parse_margin(text: str) -> float:
 
 
 # The summary's figures, the outcomes and the histograms, over the rows of layout.py; their
-# meanings (simulator/fields.py) travel with them.  RULES.md §6: round rates rest on the rounds
+# meanings (simulator/engine/fields.py) travel with them.  RULES.md §6: round rates rest on the rounds
 # that ended with a loser (neither stalled nor replayed); match figures on the finished (not
 # abandoned) matches; ``rounds_played`` counts every deal of the finished matches (counted
 # rounds, stalled and replayed ones).
@@ -220,7 +220,7 @@ class GrisNese(Game):
         return rules_i, rules_f
 
     def describe_error(self, err: np.ndarray, players: Sequence) -> str:
-        from simulator import illegal
+        from simulator.games import illegal
 
         e = L.ERR.read(err)
         seat, card, step = e["seat"], e["card"], e["step"]

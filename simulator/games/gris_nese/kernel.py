@@ -9,7 +9,7 @@ move.
 Strategies are reached through the module global ``decide_nb(strategy_id,
 obs, params, rng)``, called directly so that the compiler inlines it: here it
 is the shipped strategies' dispatcher, and this module is compiled once and
-cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+cached.  For user strategies :mod:`simulator.kernels.specialise` compiles a copy of
 this module with ``decide_nb`` bound to their dispatcher.
 
 ``rules_i`` is ``[n_players, stall_cap]``; ``rules_f`` is
@@ -21,7 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.reaction import touch_times_nb
+from simulator.engine.rng import DEAL, DECIDE, stream_key_nb
+from simulator.engine.unmanaged import unmanaged_item, unmanaged_row
 from simulator.games.gris_nese.rules import (
     DEAL_BINS,
     ERR_SIZE,
@@ -59,9 +62,6 @@ from simulator.games.gris_nese.rules import (
 )
 from simulator.games.gris_nese.strategies import decide_builtin_nb as decide_nb
 from simulator.games.gris_nese.variants import ABANDON_AFTER
-from simulator.reaction import touch_times_nb
-from simulator.rng import DEAL, DECIDE, stream_key_nb
-from simulator.unmanaged import unmanaged_item, unmanaged_row
 
 REACT_SCRATCH = MAX_SEATS + 1  # the workspace's rng cell for reaction draws
 
@@ -277,7 +277,7 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
 # Everything above is inlined into it but play_round_nb (compiled once, with the strategies),
-# so LLVM optimises each piece once; its chunks run on threads (simulator/chunks.py).
+# so LLVM optimises each piece once; its chunks run on threads (simulator/engine/chunks.py).
 
 
 @chunk_njit(cache=True)

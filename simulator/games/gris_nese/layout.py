@@ -2,13 +2,13 @@
 
 ``observation.py`` and ``rules.py`` take their offsets from these declarations; the
 summary, the histograms, the record columns and their docs are generated from them
-(:mod:`simulator.layout`, :mod:`simulator.figures`).  The aggregates keep one slot per
+(:mod:`simulator.engine.layout`, :mod:`simulator.engine.summary`).  The aggregates keep one slot per
 seat for up to ``MAX_SEATS`` seats (one rank group per player), so their offsets are fixed.
 """
 
 from __future__ import annotations
 
-from simulator.layout import SEATS, Layout, Piece
+from simulator.engine.layout import SEATS, Layout, Piece
 
 HAND_SIZE = 4
 N_MEMORY = 4

@@ -27,7 +27,7 @@ A *player* is any object with ``name: str``, ``params`` (a float64 array of
 persistent array per player per round, whose MEMORY fields belong to the
 strategy.  ``rng`` is the player's DECIDE stream for the deal, keyed by its
 original seat: a one-element uint64 array it draws from itself
-(``simulator.rng.below_nb``), the same array for all its decisions in the deal.
+(``simulator.engine.rng.below_nb``), the same array for all its decisions in the deal.
 """
 
 from __future__ import annotations
@@ -41,9 +41,11 @@ from typing import Protocol
 
 import numpy as np
 
-from simulator import illegal as wording
-from simulator.cards import N_RANKS, RANKS, name, rank_of
-from simulator.games.base import IllegalMove
+from simulator.engine.cards import N_RANKS, RANKS, name, rank_of
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch
+from simulator.engine.rng import DEAL, DECIDE, REACT, Stream
+from simulator.errors import IllegalMove
+from simulator.games import illegal as wording
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     GROUP_RANKS,
@@ -61,8 +63,6 @@ from simulator.games.gris_nese.observation import (
     STEPS,
 )
 from simulator.games.gris_nese.variants import ABANDON_AFTER, MAX_PLAYERS, MIN_PLAYERS, STALL_CAP, Rules
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch
-from simulator.rng import DEAL, DECIDE, REACT, Stream
 
 N_SUITS = 4  # RULES.md §2: a rank group is four cards of one rank, suits ♠ ♥ ♦ ♣
 WINNERS = 2  # RULES.md §2: when two players remain they are joint winners
@@ -319,7 +319,7 @@ def choose_card(table: Table, i: int, player: Player, rng: np.ndarray) -> int:
     if card is None or card not in hand:
         card_name = name(card) if card is not None and 0 <= card < 52 else None
         when = f"pass step {table.steps + 1} (STEPS={table.steps})"
-        raise IllegalAction(  # the wording is shared with runs (simulator/illegal.py)
+        raise IllegalAction(  # the wording is shared with runs (simulator/games/illegal.py)
             wording.not_held(
                 player.name,
                 table.seats[i],

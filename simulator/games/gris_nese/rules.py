@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS
+from simulator.engine.reaction import last_to_touch_nb
+from simulator.engine.rng import shuffle_nb
 from simulator.games.gris_nese.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
@@ -34,8 +36,6 @@ from simulator.games.gris_nese.observation import (
     SEAT,
     STEPS,
 )
-from simulator.reaction import last_to_touch_nb
-from simulator.rng import shuffle_nb
 
 MAX_SEATS = MAX_GROUPS  # one rank group per player
 

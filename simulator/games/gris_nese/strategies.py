@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simulator.engine.rng import below_nb
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     HAND,
@@ -28,7 +29,6 @@ from simulator.games.gris_nese.observation import (
     STEPS,
 )
 from simulator.games.gris_nese.rules import CARD_GROUP
-from simulator.rng import below_nb
 from strategies.registry import Family, Param, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)

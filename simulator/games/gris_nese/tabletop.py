@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.cards import name
+from simulator.engine.cards import name
 from simulator.games.gris_nese import reference as ref
 from simulator.games.gris_nese.observation import HAND, HAND_SIZE, INCOMING, MEMORY, N_MEMORY, STEPS
 from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP, Rules
@@ -37,7 +37,7 @@ from simulator.tabletop.passing import (
 )
 
 if TYPE_CHECKING:
-    from simulator.setup import Setup
+    from simulator.running.setup import Setup
 
 ADVISOR = "follow"  # the stronger shipped strategy set beside your choices afterwards
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name, rank_of
-from simulator.games.base import InputError
+from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name, rank_of
+from simulator.engine.rng import DECIDE, Stream
+from simulator.errors import InputError
 from simulator.games.spokelse import search
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -47,7 +48,6 @@ from simulator.games.spokelse.observation import (
     VALUE,
 )
 from simulator.games.spokelse.variants import Rules
-from simulator.rng import DECIDE, Stream
 from strategies.registry import parse_spec
 
 MAX_STOCK = N_CARDS - 2 * 5 - 1  # RULES.md §3: 41 cards once the deal and the first discard are out

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.fields import Field
+from simulator.engine.fields import Field
+from simulator.engine.layout import Histogram, Outcome, Play, count, diff, mean, rate, ratio
 from simulator.games.base import Game, SeatRole, Standings, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import layout as L
@@ -14,7 +15,6 @@ from simulator.games.spokelse import profile as P
 from simulator.games.spokelse.observation import SOURCE
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TARGET_RANGE, Rules
-from simulator.layout import Histogram, Outcome, Play, count, diff, mean, rate, ratio
 
 
 def _parse_jack(text: str) -> float:
@@ -38,7 +38,7 @@ def _parse_target(text: str) -> int:
 
 
 # The summary's figures, the outcomes and the histograms, over the rows of layout.py; their
-# meanings (simulator/fields.py) travel with them.
+# meanings (simulator/engine/fields.py) travel with them.
 _SCORE = Field("mean", "points per round", "lower", "points at the end of the round (row plus ghost)")
 _WIN = Field("rate", "share of rounds won", "higher", "won the round (strictly lower score)")
 _LOSS = Field("rate", "share of matches lost", "lower", "lost the match (the higher total)")
@@ -244,7 +244,7 @@ class Spokelse(Game):
     ) -> tuple[tuple[int, ...], list[dict[str, list[int]]]]:
         """The 52 cards, and where each is after the deal and after every turn of a
         reference round (:meth:`Game.card_places`): ghosts, rows, discard pile, stock."""
-        from simulator.cards import N_CARDS
+        from simulator.engine.cards import N_CARDS
 
         t = reference.deal_cards(table.rules, reference.shuffle_deck(seed, game_index), dealer=1)
         rngs = reference.decide_streams(seed, game_index)

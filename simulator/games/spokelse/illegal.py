@@ -1,10 +1,10 @@
-"""Spøkelse's words for an illegal answer (the shared frame is :mod:`simulator.illegal`)."""
+"""Spøkelse's words for an illegal answer (the shared frame is :mod:`simulator.games.illegal`)."""
 
 from __future__ import annotations
 
 import operator
 
-from simulator.illegal import line
+from simulator.games.illegal import line
 
 
 def source_line(strategy: str, seat: int, value: object, turn: int, pile_empty: bool) -> str:

@@ -8,7 +8,7 @@ same as ``reference.py`` (RULES.md §3) and draw from the same random streams
 Strategies are reached through the module global ``decide_nb(strategy_id,
 obs, params, rng)``, called directly so that the compiler inlines it: here it
 is the shipped strategies' dispatcher, and this module is compiled once and
-cached.  For user strategies :mod:`simulator.specialise` compiles a copy of
+cached.  For user strategies :mod:`simulator.kernels.specialise` compiles a copy of
 this module with ``decide_nb`` bound to their dispatcher.
 """
 
@@ -17,7 +17,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.engine.unmanaged import (
+    address,
+    float64_at,
+    int64_at,
+    keep_alive,
+    uint64_at,
+    unmanaged,
+    unmanaged_item,
+    unmanaged_row,
+)
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -75,17 +86,6 @@ from simulator.games.spokelse.rules import (
 )
 from simulator.games.spokelse.strategies import decide_builtin_nb as decide_nb
 from simulator.games.spokelse.variants import TURN_CAP
-from simulator.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
-from simulator.unmanaged import (
-    address,
-    float64_at,
-    int64_at,
-    keep_alive,
-    uint64_at,
-    unmanaged,
-    unmanaged_item,
-    unmanaged_row,
-)
 
 
 @njit(cache=True, inline="always")
@@ -394,7 +394,7 @@ def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
-# Its chunks run on threads (simulator/chunks.py), taken from a shared queue: a chunk goes to
+# Its chunks run on threads (simulator/engine/chunks.py), taken from a shared queue: a chunk goes to
 # whichever thread is free, and there is no parallel layer to compile.
 
 

@@ -2,13 +2,13 @@
 
 ``observation.py`` and ``rules.py`` take their offsets from these declarations; the
 summary, the histograms, the record columns and their docs are generated from them
-(:mod:`simulator.layout`, :mod:`simulator.figures`).  Points are kept in half points
+(:mod:`simulator.engine.layout`, :mod:`simulator.engine.summary`).  Points are kept in half points
 (the jack is 1 or 22) so sums are exact.
 """
 
 from __future__ import annotations
 
-from simulator.layout import Layout, Piece
+from simulator.engine.layout import Layout, Piece
 
 N_SEATS = 2
 HIST_BINS = 131  # scores 0..130 half points (five kings)

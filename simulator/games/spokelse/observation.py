@@ -25,7 +25,7 @@ What the rules allow (RULES.md §3), checked on every answer:
 Any other answer stops the run with an error naming the strategy and the
 decision.
 
-Card codes are ``suit * 13 + rank`` (``simulator.cards``); -1 means none or
+Card codes are ``suit * 13 + rank`` (``simulator.engine.cards``); -1 means none or
 unknown.  Points are in half points (the jack is 1 or 22) so sums are exact.
 """
 

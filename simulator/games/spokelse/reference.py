@@ -14,7 +14,7 @@ A *player* is any object with ``name: str``, ``params`` (a float64 array) and
 :class:`Source` (SOURCE phase), then for a :class:`Place` (PLACE phase), with an
 observation laid out as in :mod:`simulator.games.spokelse.observation`.  Its
 ``rng`` is its seat's DECIDE stream for the deal, a one-element uint64 array
-it draws from itself (``simulator.rng.below_nb``).
+it draws from itself (``simulator.engine.rng.below_nb``).
 
 Numbering: seats are 0 and 1; ``Turn.turn`` counts from 0 and equals the
 ``obs[TURN]`` the player saw (the number of turns finished before it).
@@ -30,8 +30,9 @@ from typing import Protocol
 
 import numpy as np
 
-from simulator.cards import N_CARDS, N_RANKS, N_SUITS, name, rank_of
-from simulator.games.base import IllegalMove
+from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS, name, rank_of
+from simulator.engine.rng import DEAL, DEALER, DECIDE, Stream
+from simulator.errors import IllegalMove
 from simulator.games.spokelse import illegal as wording
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -61,7 +62,6 @@ from simulator.games.spokelse.observation import (
     Source,
 )
 from simulator.games.spokelse.variants import N_SLOTS, TURN_CAP, Rules
-from simulator.rng import DEAL, DEALER, DECIDE, Stream
 
 N_SEATS = 2
 CARDS_PER_PLAYER = 5  # RULES.md §3: five cards to each, one of them the ghost
@@ -310,7 +310,7 @@ def as_action(value: object) -> int | None:
 
 
 def illegal(player: Player, seat: int, message: str) -> IllegalAction:
-    # The wording is shared with runs (simulator/illegal.py); ``message`` comes from there.
+    # The wording is shared with runs (simulator/games/illegal.py); ``message`` comes from there.
     return IllegalAction(message)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import DEALER, below_nb, shuffle_nb, shuffle_with_nb, stream_key_nb
+from simulator.engine.unmanaged import unmanaged, unmanaged_item
 from simulator.games.spokelse.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.spokelse.observation import (
     HIGH,
@@ -24,8 +26,6 @@ from simulator.games.spokelse.observation import (
     UNSEEN,
     VALUE,
 )
-from simulator.rng import DEALER, below_nb, shuffle_nb, shuffle_with_nb, stream_key_nb
-from simulator.unmanaged import unmanaged, unmanaged_item
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
 FIRST_STOCK = 11  # deck[0..9] dealt, deck[10] the first discard, deck[11..51] the stock
@@ -100,7 +100,7 @@ def deal_nb(rng, deck, slot, ghost, dealer):
 
 @njit(cache=True, inline="always")
 def deal_with_nb(rng, deck, slot, ghost, dealer, scratch):
-    """:func:`deal_nb` shuffling with :func:`simulator.rng.shuffle_with_nb` (the same deal,
+    """:func:`deal_nb` shuffling with :func:`simulator.engine.rng.shuffle_with_nb` (the same deal,
     faster); ``scratch`` (51 or more int64) receives the draws.  Compiled into its caller:
     its arrays are then views whose lack of an owner the compiler sees (no reference counts)."""
     shuffle_with_nb(unmanaged_item(rng, 0), deck, scratch)
@@ -168,11 +168,11 @@ def workspace_nb():
 
 @njit(cache=True, inline="always")
 def unowned_nb(ws):
-    """The arrays of ``ws`` as views without reference counting (simulator/unmanaged.py).
+    """The arrays of ``ws`` as views without reference counting (simulator/engine/unmanaged.py).
 
     Passing an owned array to a function that is not inlined costs two atomic reference
     count updates per array and call; the round loop passes these views instead.  The
-    caller keeps ``ws`` itself alive (:func:`simulator.unmanaged.keep_alive`) while the
+    caller keeps ``ws`` itself alive (:func:`simulator.engine.unmanaged.keep_alive`) while the
     views are in use."""
     deck, slot, ghost, pile, obs, seen, rng, totals, out, no_log, card_value = ws
     return (

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import below_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -65,7 +66,6 @@ from simulator.games.spokelse.observation import (
 )
 from simulator.games.spokelse.strategies import expect_nb
 from simulator.games.spokelse.variants import TURN_CAP
-from simulator.rng import below_nb
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
 N_ACTIONS = 5  # the PLACE answers 0-4; a SOURCE decision uses 0 and 1

@@ -12,6 +12,7 @@ from typing import Any
 
 from numba import njit
 
+from simulator.engine.rng import below_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -29,7 +30,6 @@ from simulator.games.spokelse.observation import (
     VALUE,
 )
 from simulator.games.spokelse.variants import Rules
-from simulator.rng import below_nb
 from strategies.registry import Family, Param, register
 
 # Integer actions (the IntEnums in observation.py, spelled out for jitted code).

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.cards import name
+from simulator.engine.cards import name
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -42,7 +42,7 @@ from simulator.tabletop.console import Left, Seat, choose
 from simulator.tabletop.outcome import Outcome
 
 if TYPE_CHECKING:
-    from simulator.setup import Setup
+    from simulator.running.setup import Setup
 
 HUMAN = 0  # your seat; the bot sits in seat 1
 ADVISOR = "expect"  # the stronger shipped strategy set beside your choices afterwards

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.engine.stats import z_value
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import FROM_DISCARD, HAND, PHASE, SOURCE, TURN, Place, Source
 from simulator.games.spokelse.tabletop import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS
-from simulator.stats import z_value
 
 ADVICE_KEY = 0x5B0E1  # the advice's own sampling stream: it never touches the game's streams
 

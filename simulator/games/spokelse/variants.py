@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from simulator.cards import N_RANKS
+from simulator.engine.cards import N_RANKS
 
 TURN_CAP = 400  # RULES.md §3: a round that reaches 400 turns ends there, counted as capped
 N_SLOTS = 4

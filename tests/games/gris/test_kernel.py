@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simulator
-from simulator.cards import N_CARDS, parse_card, suit_of
-from simulator.games.base import InputError
+from simulator.engine.cards import N_CARDS, parse_card, suit_of
+from simulator.engine.reaction import last_to_touch, profile_arrays, touch_times
+from simulator.errors import InputError, StrategyError
 from simulator.games.gris import kernel
 from simulator.games.gris import rules as R
 from simulator.games.gris.game import GRIS
@@ -37,8 +38,6 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.variants import CIRCULATION_CODES, STALL_CAP, Rules
-from simulator.reaction import last_to_touch, profile_arrays, touch_times
-from simulator.runner import StrategyError
 from strategies import SpecError, families, parse_spec, strategy
 
 SEED = 20260101
@@ -453,7 +452,7 @@ def test_round_figures_and_their_intervals() -> None:
 
 def test_records_agree_with_the_aggregates() -> None:
     from simulator.api import make_table, resolve_players
-    from simulator.runner import BlockRunner
+    from simulator.running.runner import BlockRunner
 
     table = make_table(GRIS, None, 5)
     players = resolve_players(GRIS, ["reader", "greedy", "commit", "greedy", "random"], 5)

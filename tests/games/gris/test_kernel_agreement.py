@@ -21,13 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, profile_arrays
+from simulator.engine.rng import mix64_nb
 from simulator.games.gris import kernel
 from simulator.games.gris.observation import HAND, INCOMING, MAX_HAND, MEMORY, N_MEMORY, OBS_SIZE
 from simulator.games.gris.reference import EXCHANGE, PASS, RoundRecord, deal_cards, play_round, shuffle_deck
 from simulator.games.gris.variants import STALL_CAP, Rules
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, profile_arrays
-from simulator.rng import mix64_nb
-from simulator.specialise import specialised_kernel
+from simulator.kernels.specialise import specialised_kernel
 from strategies import MAX_PARAMS, Player, SpecError, families
 
 SEAT_COUNTS = (2, 3, 4, 5, 7, 10)

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.cards import N_CARDS, N_SUITS, parse_card, suit_of
+from simulator.engine.cards import N_CARDS, N_SUITS, parse_card, suit_of
+from simulator.engine.rng import DEALER, DECIDE, REACT, Stream, below_nb
 from simulator.games.gris.observation import (
     HAND,
     HAND_SIZE,
@@ -57,7 +58,6 @@ from simulator.games.gris.reference import (
     signals,
 )
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
-from simulator.rng import DEALER, DECIDE, REACT, Stream, below_nb
 from strategies.registry import MAX_PARAMS
 
 STRAIGHT, ALWAYS, OFF = Rules("straight"), Rules("always"), Rules("off")
@@ -461,7 +461,7 @@ def test_with_several_signallers_the_min_s_plus_r_rule_decides() -> None:
     # react to seat 1's thumb at 0.1 s.
     rec = times([(0.3, 0.0), (0.1, 0.0), (2.0, 0.0), (0.3, 0.0)])
     assert rec.times == pytest.approx((0.4, 0.1, 2.0, 0.4), rel=1e-15) and rec.loser == 2
-    # An exact tie between the latest touches goes to the lowest seat (simulator/reaction.py).
+    # An exact tie between the latest touches goes to the lowest seat (simulator/engine/reaction.py).
     assert rec.times[0] == rec.times[3]
     rec = times([(0.3, 0.0), (0.1, 0.0), (0.2, 0.0), (0.3, 0.0)])
     assert rec.loser == 0

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.cards import N_RANKS, parse_card, suit_of
+from simulator.engine.cards import N_RANKS, parse_card, suit_of
+from simulator.engine.rng import DECIDE, Stream
 from simulator.games.gris.observation import (
     HAND,
     HAND_SIZE,
@@ -32,7 +33,6 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.strategies import commit_nb, decide_builtin_nb, greedy_nb, random_nb, reader_nb
-from simulator.rng import DECIDE, Stream
 from strategies import families, parse_spec
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3

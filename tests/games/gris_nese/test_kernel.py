@@ -21,8 +21,11 @@ from hypothesis import strategies as st
 
 from simulator import simulate
 from simulator.api import make_table, resolve_players
-from simulator.cards import card
-from simulator.games import InputError, get_game
+from simulator.engine.cards import card
+from simulator.engine.reaction import profile_arrays, touch_times_nb
+from simulator.engine.rng import DEAL, Stream
+from simulator.errors import InputError, StrategyError
+from simulator.games import get_game
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
@@ -49,9 +52,7 @@ from simulator.games.gris_nese.rules import (
     workspace_nb,
 )
 from simulator.games.gris_nese.variants import STALL_CAP, Rules
-from simulator.reaction import profile_arrays, touch_times_nb
-from simulator.rng import DEAL, Stream
-from simulator.runner import BlockRunner, StrategyError
+from simulator.running.runner import BlockRunner
 from strategies.registry import strategy
 
 GAME = get_game("gris-nese")

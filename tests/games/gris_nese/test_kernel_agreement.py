@@ -22,14 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, profile_arrays
+from simulator.engine.rng import mix64_nb
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese.observation import GROUP_COUNT, HAND, HAND_SIZE, MEMORY, N_PLAYERS, OBS_SIZE
 from simulator.games.gris_nese.reference import RoundRecord, play_match, play_round
 from simulator.games.gris_nese.rules import CARD_GROUP, ERR_SIZE, LOG_FIELDS, MAX_SEATS, workspace_nb
 from simulator.games.gris_nese.variants import STALL_CAP, Rules
-from simulator.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, profile_arrays
-from simulator.rng import mix64_nb
-from simulator.specialise import specialised_kernel
+from simulator.kernels.specialise import specialised_kernel
 from strategies import Player, families
 
 GAME = "gris-nese"

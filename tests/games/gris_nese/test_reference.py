@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from simulator import reaction
-from simulator.cards import parse_card, rank_of
+from simulator.engine import reaction
+from simulator.engine.cards import parse_card, rank_of
+from simulator.engine.rng import DEAL, DECIDE, REACT, Stream, below_nb
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     GROUP_RANKS,
@@ -51,7 +52,6 @@ from simulator.games.gris_nese.reference import (
     touch_times,
 )
 from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP, Rules
-from simulator.rng import DEAL, DECIDE, REACT, Stream, below_nb
 
 RULES = Rules()
 DEFAULT = (reaction.DEFAULT_MEDIAN, reaction.DEFAULT_SIGMA)

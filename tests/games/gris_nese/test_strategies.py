@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator import simulate
-from simulator.cards import card
-from simulator.compare import compare
+from simulator.analysis.compare import compare
+from simulator.engine.cards import card
+from simulator.engine.rng import Stream
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     HAND,
@@ -32,7 +33,6 @@ from simulator.games.gris_nese.observation import (
 )
 from simulator.games.gris_nese.rules import CARD_GROUP, CARDS
 from simulator.games.gris_nese.strategies import commit_nb, decide_builtin_nb, follow_nb, greedy_nb, random_nb
-from simulator.rng import Stream
 from strategies import SpecError, families, parse_spec, strategy
 
 GAME = "gris-nese"

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from simulator.engine.rng import mix64_nb
 from simulator.games.spokelse import kernel
 from simulator.games.spokelse.observation import (
     FROM_DISCARD,
@@ -33,8 +34,7 @@ from simulator.games.spokelse.observation import (
 from simulator.games.spokelse.reference import RoundRecord, play_round
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TURN_CAP, Rules
-from simulator.rng import mix64_nb
-from simulator.specialise import specialised_kernel
+from simulator.kernels.specialise import specialised_kernel
 from strategies import Player, parse_spec
 
 # Every shipped strategy, threshold at both ends of its range, the default and between

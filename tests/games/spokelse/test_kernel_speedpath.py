@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.cards import N_CARDS, rank_of
+from simulator.engine.cards import N_CARDS, rank_of
 from simulator.games.spokelse import kernel
 from simulator.games.spokelse import layout as L
 from simulator.games.spokelse import rules as R

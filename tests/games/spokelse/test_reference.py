@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.cards import N_CARDS, parse_card, rank_of
+from simulator.engine.cards import N_CARDS, parse_card, rank_of
+from simulator.engine.rng import DEAL, DEALER, DECIDE, Stream, below_nb, stream_key
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -56,7 +57,6 @@ from simulator.games.spokelse.reference import (
     shuffle_deck,
 )
 from simulator.games.spokelse.variants import TURN_CAP, Rules
-from simulator.rng import DEAL, DEALER, DECIDE, Stream, below_nb, stream_key
 
 RULES = Rules()
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import simulator
-from simulator.cards import N_CARDS, rank_of
+from simulator.engine.cards import N_CARDS, rank_of
 from simulator.games import get_game
 from simulator.games.spokelse import kernel, search
 from simulator.games.spokelse import reference as R
@@ -29,8 +29,8 @@ from simulator.games.spokelse.observation import (
 )
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TURN_CAP, Rules
-from simulator.setup import Execution, Setup
-from simulator.specialise import specialised_kernel
+from simulator.kernels.specialise import specialised_kernel
+from simulator.running.setup import Execution, Setup
 from strategies import parse_spec
 
 RULES = Rules()
@@ -289,7 +289,7 @@ def test_search_is_compiled_on_demand_not_into_every_kernel() -> None:
     # other run loads) must not hold it, and a run with search must still be uncontained
     # (full speed) yet played through a kernel of its own.
     from simulator.games.spokelse.strategies import decide_builtin_nb
-    from simulator.runner import resolve_kernel
+    from simulator.running.runner import resolve_kernel
 
     fam = SMALL.family
     assert fam.builtin_id is None and fam.on_demand and not fam.user

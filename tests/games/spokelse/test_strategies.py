@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.cards import N_RANKS, N_SUITS, parse_card, rank_of
+from simulator.engine.cards import N_RANKS, N_SUITS, parse_card, rank_of
+from simulator.engine.rng import Stream
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -53,7 +54,6 @@ from simulator.games.spokelse.strategies import (
     threshold_nb,
 )
 from simulator.games.spokelse.variants import Rules
-from simulator.rng import Stream
 
 DEFAULT_RULES = Rules()
 JACK_11 = Rules(jack=11)

@@ -1,0 +1,303 @@
+"""``simulator.tune``: search a strategy's parameters against a field on common deals.
+
+See :mod:`simulator.analysis.tuning` for what a tune does, :mod:`simulator.analysis.tuning.search` for the
+optimiser and why, and :mod:`simulator.analysis.tuning.confirm` for the confirmation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import optuna
+from optuna.trial import TrialState
+
+from simulator.analysis.tuning import seeds, storage
+from simulator.analysis.tuning.confirm import confirm as play_confirmation
+from simulator.analysis.tuning.evaluate import Evaluator
+from simulator.analysis.tuning.result import TuneResult, build_summary, trials_frame
+from simulator.analysis.tuning.search import Search, make_pruner
+from simulator.analysis.tuning.space import DEFAULT_TRIALS, Space, parse_space
+from simulator.errors import InputError
+from simulator.games.base import Game, Metric
+from simulator.running.setup import Execution, SeedLike, Setup, load_plugins, resolve_game, resolve_seed
+from strategies.registry import Player, parse_spec
+
+MAX_TRIALS = 10_000
+MAX_ITERATE = 20
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """A checked tune, before anything is played."""
+
+    space: Space
+    start: Player
+    field: Player
+    metric: Metric
+    search: Setup
+    confirm: Setup
+    seed: int
+    trials: int
+    iterate: int
+
+
+def _metric(g: Game, unit: str, name: str | None) -> Metric:
+    metrics = g.metrics(unit)
+    if name is None:
+        return metrics[0]
+    for m in metrics:
+        if m.name == name:
+            return m
+    names = ", ".join(m.name for m in metrics)
+    raise InputError(f"unknown metric {name!r} for {g.name} {unit}s (metrics: {names})")
+
+
+def _count(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
+        raise InputError(f"{what} takes a whole number from {low} to {high:,}, not {value!r}")
+    return int(value)
+
+
+def plan_tune(
+    game: str | Game,
+    strategy: str,
+    *,
+    vs: str | None = None,
+    rounds: int | None = None,
+    matches: int | None = None,
+    metric: str | None = None,
+    seed: SeedLike | None = None,
+    trials: int = DEFAULT_TRIALS,
+    confirm: int | None = None,
+    iterate: int = 1,
+    rules: Mapping[str, Any] | Any = None,
+    players: int | None = None,
+    reaction: Sequence[Any] | None = None,
+    plugins: Sequence[str | Path] = (),
+) -> TunePlan:
+    """Check every input of a tune (the keywords of :func:`tune`) and say what it plays.
+
+    Raises
+    ------
+    InputError
+        For any bad input, in one line, before anything is played.
+    """
+    load_plugins(plugins)
+    g = resolve_game(game)
+    if not isinstance(strategy, str):
+        raise InputError(f"the strategy to tune is a spec string (NAME:PARAM=LO..HI), not {strategy!r}")
+    if vs is not None and not isinstance(vs, str):
+        raise InputError(f"--vs takes a strategy spec string (NAME or NAME:PARAM=VALUE), not {vs!r}")
+    space = parse_space(strategy, g)
+    start = space.player({})
+    trials = _count(trials, "--trials", 1, MAX_TRIALS)
+    iterate = _count(iterate, "--iterate", 1, MAX_ITERATE)
+    chosen = resolve_seed(seed)
+    common = {
+        "rules": rules,
+        "players": players,
+        "reaction": reaction,
+        "plugins": plugins,
+        "fill_seats": False,
+    }
+    search = Setup.build(g, [start], rounds=rounds, matches=matches, seed=seeds.search_seed(chosen), **common)
+    m = _metric(g, search.unit, metric)
+    field_player = parse_spec(vs if vs is not None else (g.default_opponent or start.spec), g.name)
+    n_confirm = search.n if confirm is None else _count(confirm, "--confirm", 1, 10**12)
+    amount = {"rounds": n_confirm} if search.unit == "round" else {"matches": n_confirm}
+    check = Setup.build(g, [start], seed=seeds.confirm_seed(chosen), **amount, **common)
+    return TunePlan(space, start, field_player, m, search, check, chosen, trials, iterate)
+
+
+def _study(plan: TunePlan, out: Path | None, iteration: int, start: Player) -> optuna.Study:
+    direction = "minimize" if plan.metric.lower_is_better else "maximize"
+    store = storage.journal(out) if out is not None else optuna.storages.InMemoryStorage()
+    name = f"iteration-{iteration}"
+    exists = out is not None and name in optuna.get_all_study_names(store)
+    study = optuna.create_study(
+        study_name=name, storage=store, direction=direction, pruner=make_pruner(), load_if_exists=True
+    )
+    if not exists:
+        start_values = plan.space.values_of(start)
+        values = {d.name: start_values[d.name] for d in plan.space.dims}
+        if plan.space.contains(values):
+            study.enqueue_trial(values)
+    return study
+
+
+def _iteration(
+    plan: TunePlan,
+    execution: Execution,
+    out: Path | None,
+    it: int,
+    start: Player,
+    field_player: Player,
+    on_trial: Callable[[dict[str, Any]], None] | None,
+) -> tuple[Search, Player]:
+    """One search: ``start`` against ``field_player``; returns it and its winner."""
+    ev = Evaluator(plan.search, execution, field_player, plan.metric)
+    saved = storage.load_start(out, it) if out is not None else None
+    ev.play_start(start, saved)
+    if out is not None and saved is None:
+        storage.save_start(out, it, ev.start_t, ev.start_ok)
+    search = Search(_study(plan, out, it, start), plan.space, ev, plan.seed, it)
+    search.restore()
+    search.cache.setdefault(plan.space.key_of(start, plan.search.rules), ev.start_entry())
+    search.run(plan.trials, on_trial)
+    done = [t for t in search.study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    lower = plan.metric.lower_is_better
+    best = min(done, key=lambda t: (t.value if lower else -t.value, t.number))
+    names = [p.name for p in plan.space.family.params]
+    winner = plan.space.player(dict(zip(names, best.user_attrs["plays_as_values"], strict=True)))
+    return search, winner
+
+
+def _settled(keys: list[tuple[float, ...]]) -> dict[str, Any] | None:
+    """Whether the winners settle: the last equals the one before (a fixed point) or an
+    earlier one (a cycle)."""
+    if len(keys) >= 2 and keys[-1] == keys[-2]:
+        return {"kind": "fixed point", "iteration": len(keys) - 1}
+    for i, k in enumerate(keys[:-2]):
+        if k == keys[-1]:
+            return {"kind": "cycle", "length": len(keys) - 1 - i, "from_iteration": i + 1}
+    return None
+
+
+def play_tune(
+    plan: TunePlan,
+    execution: Execution,
+    *,
+    out: Path | None = None,
+    on_trial: Callable[[dict[str, Any]], None] | None = None,
+    on_confirm: Callable[[int], None] | None = None,
+) -> TuneResult:
+    """Play a checked tune: the search (each iteration), then the confirmation."""
+    t0 = time.perf_counter()
+    start, field_player = plan.start, plan.field
+    rules = plan.search.rules
+    keys = [plan.space.key_of(start, rules)]
+    iterations, searches = [], []
+    settled = None
+    for it in range(1, plan.iterate + 1):
+        search, winner = _iteration(plan, execution, out, it, start, field_player, on_trial)
+        searches.append(search)
+        keys.append(plan.space.key_of(winner, rules))
+        iterations.append(
+            {"iteration": it, "start": start.spec, "field": field_player.spec, "winner": winner.spec}
+        )
+        settled = _settled(keys[1:]) if plan.iterate > 1 else None
+        if settled is not None:
+            break
+        start, field_player = winner, winner
+    search_s = time.perf_counter() - t0
+    tuned = parse_spec(iterations[-1]["winner"], plan.space.family.game)
+    if on_confirm is not None:
+        execution = execution.with_progress(on_confirm)
+    conf = play_confirmation(
+        plan.confirm, execution, tuned, plan.start, plan.field, plan.metric,
+        f"tuned {plan.space.family.name}", "its starting parameters",
+    )  # fmt: skip
+    table = trials_frame(searches)
+    summary = build_summary(
+        plan, searches, iterations, settled, conf, table, search_s, time.perf_counter() - t0
+    )
+    result = TuneResult(summary, table)
+    if out is not None:
+        storage.write_outputs(result, out)
+    return result
+
+
+def tune(
+    game: str | Game,
+    strategy: str,
+    *,
+    vs: str | None = None,
+    rounds: int | None = None,
+    matches: int | None = None,
+    metric: str | None = None,
+    seed: SeedLike | None = None,
+    trials: int = DEFAULT_TRIALS,
+    confirm: int | None = None,
+    iterate: int = 1,
+    rules: Mapping[str, Any] | Any = None,
+    players: int | None = None,
+    reaction: Sequence[Any] | None = None,
+    plugins: Sequence[str | Path] | str | Path = (),
+    out: str | Path | None = None,
+    resume: bool = False,
+    threads: int | None = None,
+    block_size: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_trial: Callable[[dict[str, Any]], None] | None = None,
+) -> TuneResult:
+    """Search a strategy's parameters for the best value of a metric against a field.
+
+    Parameters
+    ----------
+    game
+        A game id (``"spokelse"``) or a :class:`Game`.
+    strategy
+        A tune spec: ``"expect:k=0..4,patience=1..6,open=10..41"`` (ranges within each
+        parameter's bounds, ends on its grid; a plain value fixes a parameter, one not
+        named keeps its default) or ``"reader"`` (every parameter within its bounds;
+        see :mod:`simulator.analysis.tuning.space`).
+    vs
+        The field (every other seat): default the game's ``default_opponent``, else the
+        family at its defaults.
+    rounds, matches
+        Exactly one: the deals a trial plays at its last rung (``n/16`` and ``n/4`` before).
+    metric
+        One of the game's metrics for the unit (default the primary one); its direction
+        (lower or higher is better) is the game's.
+    seed
+        The search, the confirmation and the optimiser all derive from it
+        (:mod:`simulator.analysis.tuning.seeds`); None draws one.
+    trials
+        Trials to finish in each iteration (completed or pruned), 1 to 10,000; with
+        ``resume``, in all.
+    confirm
+        Deals of the confirmation on fresh seeds (default: ``rounds``/``matches``).
+    iterate
+        Tune, make the winner the field and start, tune again, up to ``iterate`` times;
+        stops early when the winners settle (a fixed point or a cycle).
+    rules, players, reaction, plugins
+        As for :func:`simulator.analysis.compare.compare`.
+    out, resume
+        A folder for the journal and results (:mod:`simulator.analysis.tuning.storage`); ``resume``
+        continues the tune held there.
+    threads, block_size
+        How it is played (never changes a number).
+    progress, on_trial
+        ``progress(games)`` after every block; ``on_trial(row)`` after every trial.
+
+    Returns
+    -------
+    TuneResult
+
+    Raises
+    ------
+    InputError
+        For any bad input, in one line, before anything is played.
+    """
+    if out is not None and not isinstance(out, str | Path):
+        raise InputError(f"--out takes a folder (a str or Path), not {out!r}")
+    folder = None if out is None else Path(out)
+    if resume and folder is None:
+        raise InputError("--resume needs --out DIR (the tune's folder)")
+    if resume and seed is None and folder is not None:
+        seed = storage.stored_seed(folder)
+    if isinstance(plugins, str | Path):
+        plugins = [plugins]
+    execution = Execution.build(threads=threads, block_size=block_size, progress=progress)
+    plan = plan_tune(
+        game, strategy, vs=vs, rounds=rounds, matches=matches, metric=metric, seed=seed, trials=trials,
+        confirm=confirm, iterate=iterate, rules=rules, players=players, reaction=reaction, plugins=plugins,
+    )  # fmt: skip
+    if folder is not None:
+        storage.claim(folder, plan, resume)
+    return play_tune(plan, execution, out=folder, on_trial=on_trial)

@@ -1,0 +1,195 @@
+"""Counter-based random streams, the same in jitted code and in plain Python.
+
+Every random choice in kortsim comes from a *stream* keyed by
+``(seed, game, kind, round, seat)``; nothing touches global random state.
+The full contract (which stream each choice draws from, and in which order)
+is written down in ``docs/random-streams.md``.
+
+The generator is SplitMix64: a stream's state starts at its key and each draw
+adds the golden-ratio increment and mixes.  The jitted functions (``*_nb``)
+keep a stream's state in a one-element ``uint64`` array so that a strategy
+can draw from its own seat's stream; :class:`Stream` is the same generator in
+plain Python integers, used by the readable references and tests.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simulator.engine import cache  # noqa: F401  (first: numba caches this module's code with the package digest)
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+
+# Stream kinds (see docs/random-streams.md).
+DEAL = 1  # the shuffle of one deal
+DECIDE = 2  # one seat's strategy decisions in one deal
+REACT = 3  # one seat's reaction time in one round (Gris games)
+DEALER = 4  # the match's first dealer
+
+_U64_GOLDEN = np.uint64(GOLDEN)
+_U64_MIX1 = np.uint64(MIX1)
+_U64_MIX2 = np.uint64(MIX2)
+_TWO_POW_M53 = 1.0 / 9007199254740992.0
+
+
+# --- plain Python -----------------------------------------------------------
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser on a Python int (taken modulo 2**64)."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, game: int, kind: int, round_: int = 0, seat: int = 0) -> int:
+    """The starting state of the stream ``(seed, game, kind, round, seat)``."""
+    purpose = (kind << 56) | (round_ << 8) | seat
+    return mix64(mix64(mix64(seed + GOLDEN) ^ game) ^ purpose)
+
+
+class Stream:
+    """One random stream in plain Python; draws exactly as the ``*_nb`` functions."""
+
+    def __init__(self, seed: int, game: int, kind: int, round_: int = 0, seat: int = 0):
+        self.state = stream_key(seed, game, kind, round_, seat)
+
+    def next_u64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (multiply-shift)."""
+        return ((self.next_u64() >> 32) * n) >> 32
+
+    def uniform(self) -> float:
+        """A uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self.next_u64() >> 11) * _TWO_POW_M53
+
+    def lognormal(self, median: float, sigma: float) -> float:
+        """``median * exp(sigma * Z)``, Z standard normal by Box-Muller (two draws)."""
+        u1 = 1.0 - self.uniform()
+        u2 = self.uniform()
+        z = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+        return median * math.exp(sigma * z)
+
+    def shuffled(self, n: int) -> list[int]:
+        """``0..n-1`` shuffled by Fisher-Yates from the end (i = n-1 down to 1)."""
+        deck = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = self.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
+    def as_array(self) -> np.ndarray:
+        """The state as a one-element ``uint64`` array, for jitted strategies."""
+        return np.array([self.state], dtype=np.uint64)
+
+
+# --- jitted -------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def mix64_nb(z):
+    z = (z ^ (z >> np.uint64(30))) * _U64_MIX1
+    z = (z ^ (z >> np.uint64(27))) * _U64_MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def stream_key_nb(seed, game, kind, round_, seat):
+    purpose = (np.uint64(kind) << np.uint64(56)) | (np.uint64(round_) << np.uint64(8)) | np.uint64(seat)
+    h = mix64_nb(np.uint64(seed) + _U64_GOLDEN)
+    h = mix64_nb(h ^ np.uint64(game))
+    return mix64_nb(h ^ purpose)
+
+
+@njit(cache=True, inline="always")
+def stream_base_nb(seed, game):
+    """What every stream of game ``game`` starts from: a round's streams derive it once.
+
+    ``stream_key_at_nb(stream_base_nb(seed, game), kind, round_, seat)`` is
+    :func:`stream_key_nb` ``(seed, game, kind, round_, seat)``."""
+    h = mix64_nb(np.uint64(seed) + _U64_GOLDEN)
+    return mix64_nb(h ^ np.uint64(game))
+
+
+@njit(cache=True, inline="always")
+def stream_key_at_nb(base, kind, round_, seat):
+    """The starting state of stream ``(kind, round_, seat)`` of the game whose base is ``base``."""
+    purpose = (np.uint64(kind) << np.uint64(56)) | (np.uint64(round_) << np.uint64(8)) | np.uint64(seat)
+    return mix64_nb(base ^ purpose)
+
+
+@njit(cache=True, inline="always")
+def next_u64_nb(state):
+    """Advance ``state`` (a one-element uint64 array) and return the next draw."""
+    s = state[0] + _U64_GOLDEN
+    state[0] = s
+    return mix64_nb(s)
+
+
+@njit(cache=True, inline="always")
+def below_nb(state, n):
+    """A uniform integer in ``[0, n)``; see :meth:`Stream.below`."""
+    return np.int64(((next_u64_nb(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def uniform_nb(state):
+    return np.float64(next_u64_nb(state) >> np.uint64(11)) * _TWO_POW_M53
+
+
+@njit(cache=True)
+def lognormal_nb(state, median, sigma):
+    u1 = 1.0 - uniform_nb(state)
+    u2 = uniform_nb(state)
+    z = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+    return median * math.exp(sigma * z)
+
+
+@njit(cache=True)
+def shuffle_nb(state, deck):
+    """Fill ``deck`` with ``0..len-1`` shuffled exactly as :meth:`Stream.shuffled`."""
+    n = deck.shape[0]
+    for i in range(n):
+        deck[i] = i
+    for i in range(n - 1, 0, -1):
+        j = below_nb(state, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@njit(cache=True)
+def shuffle_with_nb(state, deck, draws):
+    """:func:`shuffle_nb` making its draws first, into ``draws`` (``len(deck) - 1`` or longer).
+
+    The same deck and the same state afterwards as :func:`shuffle_nb`, in about half the
+    time: the draws do not depend on the deck, so they are computed several at a time
+    (``draws[k]`` is the k-th draw, ``below(n - k)``), and only the swaps are left in order."""
+    n = deck.shape[0]
+    if n < 2:  # no draws: the state stays as it is
+        for i in range(n):
+            deck[i] = i
+        return
+    s = state[0]
+    for k in range(n - 1):
+        z = mix64_nb(s + np.uint64(k + 1) * _U64_GOLDEN)
+        draws[k] = np.int64(((z >> np.uint64(32)) * np.uint64(n - k)) >> np.uint64(32))
+    state[0] = s + np.uint64(n - 1) * _U64_GOLDEN
+    for i in range(n):
+        deck[i] = i
+    for k in range(n - 1):
+        i = n - 1 - k
+        j = draws[k]
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t

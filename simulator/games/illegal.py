@@ -1,0 +1,77 @@
+"""One wording for an illegal move, whether a run or a trace finds it.
+
+A strategy that answers with an action the rules do not allow stops a run
+(``kortsim simulate``, :func:`simulator.simulate`) or a trace (``kortsim trace``,
+:func:`simulator.trace`) with one line.  The readable reference games
+(``simulator/games/*/reference.py``) build that line with the functions below (and a
+game's own wording, e.g. ``simulator/games/spokelse/illegal.py``); a
+run, whose compiled kernel keeps only a few numbers about the move, replays the
+game in the reference implementation to say the same words
+(:func:`describe_illegal`).  The line names the strategy and its seat, what it
+returned, the decision in words, what was legal (and the rule that made the
+answer illegal), the turn or pass as the observation counts it, and the game
+of the run and its seed::
+
+    strategy 'bad' (seat 0) returned 4 when placing its card, on turn 1 (TURN=0): a card
+    taken from the discard pile must be placed (legal: 0-3, the slot to put it in), in round 0
+    of the run with seed 1
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+
+def shown(value: object) -> str:
+    """What a strategy returned, as people read it: an integer (or integer enum member) as
+    its number, anything else as its ``repr``."""
+    if isinstance(value, bool):
+        return repr(value)
+    try:
+        return str(operator.index(value))  # type: ignore[arg-type]
+    except TypeError:
+        return repr(value)
+
+
+def where(unit: str, game_index: int, seed: int) -> str:
+    """Which game of which run: ``in round 3 of the run with seed 7``."""
+    what = "round" if unit == "round" else "match"
+    return f"in {what} {game_index} of the run with seed {seed}"
+
+
+def line(strategy: str, seat: int, value: object, doing: str, when: str, why: str) -> str:
+    """The body of the line (everything but :func:`where`)."""
+    return f"strategy {strategy!r} (seat {seat}) returned {shown(value)} when {doing}, on {when}: {why}"
+
+
+def not_held(
+    strategy: str, seat: int, value: object, card: str | None, doing: str, when: str, hand: Sequence[str] = ()
+) -> str:
+    """Gris and Gris-nese: a card the strategy does not hold (``card`` is its name, None when
+    the answer is not a card code at all)."""
+    what = f"{card}, a card it does not hold" if card is not None else "not a card code (0-51)"
+    held = f"; its hand: {' '.join(hand)}" if hand else ""
+    return line(strategy, seat, value, doing, when, what + held)
+
+
+def describe_illegal(
+    game: Any, table: Any, players: Sequence[Any], seed: int, unit: str, index: int
+) -> str | None:
+    """The line for an illegal move found by a run in game ``index``: the game is replayed in
+    the reference implementation, which stops at the same move and words it (None when the
+    replay does not stop on an illegal move, so the caller words it from what it kept)."""
+    from simulator.errors import IllegalMove
+    from simulator.kernels.containment import trapping_players
+
+    try:
+        game.trace(table, trapping_players(players), seed, index, unit)
+    except IllegalMove as exc:
+        return f"{exc}, {where(unit, index, seed)}"
+    except Exception:  # the replay is only for the words
+        return None
+    return None
+
+
+__all__ = ["describe_illegal", "line", "not_held", "shown", "where"]

@@ -1,0 +1,2 @@
+"""Kernels for users' strategies: specialisation, containment and compile messages.  Imports:
+``simulator.errors``, ``simulator.engine``, ``simulator.games`` and ``strategies``."""
