@@ -50,7 +50,7 @@ _LAZY = {
     "simulate": "simulator.api",
     "run": "simulator.api",
     "trace": "simulator.api",
-    "check_game": "simulator.api",
+    "check_game": "simulator.analysis.conformance",
     "Setup": "simulator.running.setup",
     "Execution": "simulator.running.setup",
     "Result": "simulator.running.results",

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import itertools
-import json
 import re
 import sys
 from pathlib import Path
@@ -31,6 +29,8 @@ import numpy as np
 import pytest
 
 import simulator
+from simulator.analysis import conformance
+from simulator.analysis.conformance import ConformanceError
 from simulator.engine.layout import ERROR_ROW_WIDTH
 from simulator.errors import IllegalMove, StrategyError
 from simulator.games import all_games
@@ -45,7 +45,7 @@ SENTINEL = -987_654_321  # a value no kernel writes
 
 
 def seat_counts(game: Game) -> list[int]:
-    return sorted({game.min_seats, game.default_seats, game.max_seats})
+    return conformance.seat_counts(game)
 
 
 TABLES = [pytest.param(name, n, id=f"{name}-{n}") for name, g in GAMES.items() for n in seat_counts(g)]
@@ -59,18 +59,13 @@ GAME_UNITS = [pytest.param(name, unit, id=f"{name}-{unit}") for name in GAMES fo
 
 
 def shipped(name: str) -> list[Player]:
-    """Every shipped strategy of the game at its defaults, in builtin-id order (other test
-    modules may register user strategies in the same process: those are left out)."""
-    fams = [f for f in families(name).values() if f.builtin_id is not None]
-    return [f.player() for f in sorted(fams, key=lambda f: f.builtin_id)]
+    """Every shipped strategy of the game at its defaults, in builtin-id order."""
+    return conformance.shipped(GAMES[name])
 
 
 def lineups(name: str, n: int) -> list[list[Player]]:
-    """Tables of ``n`` shipped strategies: rotations of them (so that every one plays every
-    seat when there are enough seats) and a table of each strategy alone."""
-    pool = shipped(name)
-    mixed = [[pool[(s + k) % len(pool)] for s in range(n)] for k in range(min(len(pool), n))]
-    return mixed + [[p] * n for p in pool]
+    """Tables of ``n`` shipped strategies (:func:`simulator.analysis.conformance.lineups`)."""
+    return conformance.lineups(GAMES[name], n)
 
 
 def games_of(unit: str, count: int) -> dict[str, int]:
@@ -100,10 +95,8 @@ def test_every_game_registers_its_shipped_strategies_through_the_registry(name: 
     game = GAMES[name]
     assert game.name == name
     assert game.min_seats <= game.default_seats <= game.max_seats
-    pool = shipped(name)
-    assert pool, f"{name}: no shipped strategy registered by {game.strategies_module}"
-    assert [p.family.builtin_id for p in pool] == list(range(len(pool)))  # the dispatcher's ids
-    assert all(p.family.decide.py_func.__module__ == game.strategies_module for p in pool)
+    assert conformance.check_registry(game) == len(shipped(name)) > 0
+    assert all(p.family.decide.py_func.__module__ == game.strategies_module for p in shipped(name))
 
 
 # Central modules that still name games; each is being moved into the games' own
@@ -236,33 +229,15 @@ def test_summary_metrics_and_fields_agree_with_a_real_run(name: str, n: int, uni
 
 # --- (b) kernel = reference --------------------------------------------------------------------
 
-CASES = [(0, 0, 0), (7, 3, 1), (2**63 - 1, 2**40 + 5, 2), (12345, 999_999, 0)]  # (seed, game, deal)
-
 
 @pytest.mark.parametrize(("name", "n"), TABLES)
 def test_the_kernel_plays_the_reference_game_move_by_move(name: str, n: int) -> None:
-    game, table = GAMES[name], table_of(name, n)
-    played = 0
-    for players, (seed, index, deal) in itertools.product(lineups(name, n), CASES):
-        mine = game.moves(table, players, seed, index, deal, "kernel")
-        ref = game.moves(table, players, seed, index, deal, "reference")
-        where = f"{[p.spec for p in players]} seed={seed} game={index} deal={deal}"
-        for k, (a, b) in enumerate(zip(mine, ref, strict=False)):  # the lengths are compared next
-            assert a == b, f"{where}: move {k} differs: kernel {a}, reference {b}"
-        assert len(mine) == len(ref), f"{where}: kernel {len(mine)} moves, reference {len(ref)}"
-        played += len(ref)
-    assert played > 0  # the comparison is not vacuous
+    assert conformance.check_moves(GAMES[name], n) > 0  # the comparison is not vacuous
 
 
 @pytest.mark.parametrize(("name", "n", "unit"), TABLE_UNITS)
 def test_the_records_of_a_run_are_the_reference_games(name: str, n: int, unit: str) -> None:
-    game, table = GAMES[name], table_of(name, n)
-    count = 4 if unit == "round" else 2
-    for players in lineups(name, n)[:2]:
-        rec = BlockRunner(table, players, unit, seed=5).records(10, count)
-        for i in range(count):
-            ref = game.reference_record(table, players, 5, 10 + i, unit)
-            assert tuple(int(x) for x in rec[i]) == tuple(ref), f"{[p.spec for p in players]} game {10 + i}"
+    assert conformance.check_records(GAMES[name], n, unit) > 0
 
 
 # --- (c) an illegal action ---------------------------------------------------------------------
@@ -373,20 +348,7 @@ def test_the_error_row_holds_what_its_declaration_says(name: str, unit: str) -> 
 def test_the_same_seed_gives_the_same_aggregates_for_any_threads_and_block_size(
     name: str, n: int, unit: str, restore_threads: None
 ) -> None:
-    count = 60 if unit == "round" else 8
-    specs = [p.spec for p in lineups(name, n)[0]]
-    runs = []
-    two = min(2, numba.config.NUMBA_NUM_THREADS)  # a one-thread machine runs 1 twice
-    for threads, block in ((1, 1 << 16), (two, 1 << 16), (two, 7), (1, 5), (1, 1 << 16)):
-        r = simulator.simulate(
-            name, specs, players=n, seed=21, threads=threads, block_size=block, **games_of(unit, count)
-        )
-        runs.append((r.aggregates.tolist(), json.dumps(r.without_timing(), sort_keys=True)))
-    assert all(run == runs[0] for run in runs[1:])
-    assert any(runs[0][0])
-    # and the seed is used: another seed plays other games
-    other = simulator.simulate(name, specs, players=n, seed=22, **games_of(unit, count))
-    assert other.aggregates.tolist() != runs[0][0]
+    assert conformance.check_determinism(GAMES[name], n, unit) == 6
 
 
 # --- (e) card conservation ---------------------------------------------------------------------
@@ -394,15 +356,58 @@ def test_the_same_seed_gives_the_same_aggregates_for_any_threads_and_block_size(
 
 @pytest.mark.parametrize(("name", "n"), TABLES)
 def test_every_card_is_in_exactly_one_place_after_every_move(name: str, n: int) -> None:
-    game, table = GAMES[name], table_of(name, n)
-    moves = 0
-    for players, (seed, index, _) in itertools.product(lineups(name, n)[:3], CASES):
-        cards, states = game.card_places(table, players, seed, index)
-        assert len(set(cards)) == len(cards) > 0
-        for k, state in enumerate(states):
-            held = [c for place in state.values() for c in place]
-            assert sorted(held) == sorted(cards), (
-                f"seed={seed} game={index}: state {k} loses or doubles a card"
-            )
-        moves += len(states) - 1
-    assert moves > 0  # some rounds were played past the deal
+    assert conformance.check_cards(GAMES[name], n) > 0  # some rounds were played past the deal
+
+
+# --- (f) observations --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "n"), TABLES)
+def test_every_observation_is_within_its_declared_layout(name: str, n: int) -> None:
+    assert conformance.check_observations(GAMES[name], n) > 0
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_an_observation_outside_its_declaration_is_named(name: str) -> None:
+    game = GAMES[name]
+    n = game.default_seats
+    good = np.zeros(game.observation.size(n), np.int64)
+    assert list(conformance.observation_violations(game, n, good)) == []
+    piece, start, _ = next(s for s in game.observation.spans(n) if s[0].kind in ("flag", "seat", "code"))
+    bad = good.copy()
+    bad[start] = 99 if piece.kind != "code" else 52
+    (why,) = conformance.observation_violations(game, n, bad)
+    assert why.startswith(f"{piece.name} ({piece.kind}) at offset {start} is {bad[start]}")
+    assert "declared" in next(conformance.observation_violations(game, n, good[:-1]))
+
+
+# --- the call users make -----------------------------------------------------------------------
+
+
+def test_check_game_runs_every_check_and_says_what_it_compared() -> None:
+    game = GAMES["spokelse"]
+    report = simulator.check_game("spokelse", seats=[game.min_seats])
+    assert set(report.counts) == set(conformance.CHECKS)
+    assert all(count > 0 for count in report.counts.values()), report.counts
+    assert str(report).startswith(f"spokelse keeps the contract at {game.min_seats} seats: registry (")
+
+
+def test_check_game_names_the_first_move_where_kernel_and_reference_differ(monkeypatch) -> None:
+    game = GAMES["spokelse"]
+    moves = type(game).moves
+
+    def off_by_one(self, table, players, seed, index, deal, engine):
+        played = moves(self, table, players, seed, index, deal, engine)
+        return [tuple(v + 1 for v in played[0]), *played[1:]] if engine == "kernel" else played
+
+    monkeypatch.setattr(type(game), "moves", off_by_one)
+    with pytest.raises(ConformanceError, match=r"^spokelse: moves: .* move 0 differs: kernel"):
+        conformance.check_moves(game, game.min_seats)
+
+
+def test_check_game_refuses_what_is_not_a_game_or_a_table_size() -> None:
+    with pytest.raises(simulator.InputError, match="unknown game"):
+        simulator.check_game("skat")
+    game = GAMES["spokelse"]
+    with pytest.raises(simulator.InputError, match=f"played by {game.min_seats} to {game.max_seats} players"):
+        simulator.check_game("spokelse", seats=[game.max_seats + 1])
