@@ -19,7 +19,8 @@ import pytest
 
 from simulator.engine import summary as figures
 from simulator.engine.fields import Field
-from simulator.engine.layout import SEATS, Figure, Layout, Outcome, Piece, Play, rate, ratio
+from simulator.engine.layout import SEATS, Layout, Piece
+from simulator.engine.plays import Figure, Outcome, Play, rate, ratio
 from simulator.engine.stats import rate_ci
 from simulator.games import all_games
 from simulator.games.base import UNITS

@@ -1,7 +1,7 @@
 """The summary, the histograms and the per-seat outcomes, generated from a game's layouts.
 
 Every game reads its aggregates and records through these functions and the
-declarations of :mod:`simulator.engine.layout` (a :class:`~simulator.engine.layout.Play` per unit of
+declarations of :mod:`simulator.engine.plays` (a :class:`~simulator.engine.plays.Play` per unit of
 play); no game maps offsets to JSON keys by hand.  The arithmetic is that of
 :mod:`simulator.engine.stats` on the aggregates' int64 values, in a fixed order, so a seeded
 run's figures are the same bit for bit whatever computes them.
@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from simulator.engine.layout import Figure, Layout, Play
+from simulator.engine.layout import Layout
+from simulator.engine.plays import Figure, Play
 from simulator.engine.stats import mean_ci, rate_ci
 
 

@@ -4,6 +4,10 @@ This is the one list of games: everything else (the CLI's game argument, ``korts
 the strategies package, the conformance test in ``tests/games/test_conformance.py``) finds
 the games here.  Adding a game is a folder ``simulator/games/<name>/`` whose ``game`` module
 holds a :class:`Game` object, and one line below (docs/adding-a-game.md).
+
+Imports: ``simulator.errors``, ``simulator.engine``, the strategy decorator
+(``strategies.registry``) and the table's console (``simulator.tabletop.console``, ``outcome``,
+``passing``); nothing of the layers that run games.
 """
 
 from __future__ import annotations

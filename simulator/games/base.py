@@ -3,7 +3,7 @@
 A game is a small object over its modules: the rule variants, the compiled
 kernel (with the uniform block entry point ``run_block_nb``), the layouts of its
 rows with the figures, outcomes and histograms read from them (``plays``, one
-:class:`simulator.engine.layout.Play` per unit; the summary, records and metrics are
+:class:`simulator.engine.plays.Play` per unit; the summary, records and metrics are
 generated from them here), and how to show one game as a trace.
 """
 
@@ -19,7 +19,8 @@ import numpy as np
 
 from simulator.engine import summary as figures
 from simulator.engine.fields import Field
-from simulator.engine.layout import Layout, Play
+from simulator.engine.layout import Layout
+from simulator.engine.plays import Play
 from simulator.errors import InputError
 
 UNITS = ("round", "match")
@@ -234,7 +235,7 @@ class Game(ABC):
             raise InputError(f"{self.name} is played in {' or '.join(self.plays)}, not {unit!r}") from None
 
     def agg_size(self, unit: str, n_seats: int) -> int:
-        """Length of one row of aggregates (fixed: :class:`~simulator.engine.layout.Play` refuses
+        """Length of one row of aggregates (fixed: :class:`~simulator.engine.plays.Play` refuses
         aggregate pieces one per seat, so ``n_seats`` does not change it)."""
         return self.play(unit).agg.size(n_seats)
 

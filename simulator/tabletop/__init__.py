@@ -13,12 +13,26 @@ streams (the same seed, the same deals; the bots play as in ``simulate``):
 
 Each game plays at the table in its own folder, ``simulator/games/<game>/tabletop.py``
 (named by ``Game.tabletop_module``), over its readable reference.
+
+Imports: the console, outcome and passing modules use only ``simulator.errors``,
+``simulator.engine`` and the strategy registry (the games' table modules are written over
+them); the session (loaded on first use of :func:`play`) uses ``simulator.running`` too.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from simulator.tabletop.console import Left, Scripted, Terminal
 from simulator.tabletop.outcome import Outcome, Reactions
-from simulator.tabletop.session import play
+
+
+def __getattr__(name: str) -> Any:
+    if name == "play":  # the session runs games: loaded when it is asked for, not with the console
+        from simulator.tabletop.session import play
+
+        return play
+    raise AttributeError(f"module 'simulator.tabletop' has no attribute {name!r}")
+
 
 __all__ = ["Left", "Outcome", "Reactions", "Scripted", "Terminal", "play"]

@@ -8,7 +8,7 @@ import numpy as np
 
 from simulator.engine.cards import N_CARDS, name
 from simulator.engine.fields import Field
-from simulator.engine.layout import (
+from simulator.engine.plays import (
     Histogram,
     Outcome,
     Play,

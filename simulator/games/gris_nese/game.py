@@ -8,7 +8,7 @@ import numpy as np
 
 from simulator.engine.cards import name
 from simulator.engine.fields import Field
-from simulator.engine.layout import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
+from simulator.engine.plays import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
 from simulator.engine.reaction import profile_arrays
 from simulator.games.base import Game, SeatRole, Table, Variant
 from simulator.games.gris_nese import kernel

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.engine.fields import Field
-from simulator.engine.layout import Histogram, Outcome, Play, count, diff, mean, rate, ratio
+from simulator.engine.plays import Histogram, Outcome, Play, count, diff, mean, rate, ratio
 from simulator.games.base import Game, SeatRole, Standings, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import layout as L
