@@ -2,6 +2,8 @@
 advantage names its rate in the terminal too, and a count never seen is not shown as the
 empty interval ``0.0 [0.0, 0.0]``."""
 
+import numpy as np
+
 from simulator.analysis.profiling.core import Page
 from simulator.analysis.profiling.headlines import role_lines, role_unit
 from simulator.cli.profile import _irregular
@@ -64,16 +66,52 @@ def test_an_unclear_skill_difference_says_where_which_rate_and_which_way():
 
     diff = {"metric": "eliminated", "strategy": "follow", "against": "greedy", "unit": "percentage points"}
     diff |= {"better": "lower", "difference": _est(-0.3, -0.7, 0.01)}
-    pair = {"strategies": ["greedy", "follow"], "strategy": _est(0.0006, -0.0002, 0.003)}
-    shares = {"metric": "eliminated", "ladder": ["random", "greedy", "follow"]}
-    shares |= {"strategy": _est(0.13, 0.11, 0.14), "deal": _est(0.01, 0.0, 0.02)}
-    skill = {"differences": [diff], "shares": shares, "pairs": [pair]}
-    page = Page("unclear_margin=0", {}, 5, seats_vary=True, figures={"skill": skill})
-    line = skill_lines(page, "Gris-nese", True)[0].answer
+    line = skill_lines(_unclear_page(diff), "Gris-nese", True)[0].answer
     assert "do not differ clearly in Gris-nese (unclear_margin=0, 5 players)" in line
     assert (
         "follow − greedy -0.3 [-0.7, 0.0] percentage points of the eliminated rate (lower is better)" in line
     )
+
+
+def _unclear_page(diff: dict) -> Page:
+    pair = {
+        "strategies": ["greedy", "follow"],
+        "strategy": _est(0.0, 0.0, 0.003),
+        "deal": _est(0.9, 0.88, 0.92),
+    }
+    shares = {"metric": "eliminated", "ladder": ["random", "greedy", "follow"]}
+    shares |= {"strategy": _est(0.13, 0.11, 0.14), "deal": _est(0.01, 0.0, 0.02)}
+    skill = {"differences": [diff], "shares": shares, "pairs": [pair]}
+    return Page("unclear_margin=0", {}, 5, seats_vary=True, figures={"skill": skill})
+
+
+def test_the_skill_share_leads_with_the_real_pair_and_says_that_it_depends_on_the_strategies():
+    from simulator.analysis.profiling.headlines import skill_lines
+
+    diff = {"metric": "eliminated", "strategy": "follow", "against": "greedy", "unit": "percentage points"}
+    diff |= {"better": "lower", "difference": _est(-0.3, -0.7, 0.01)}
+    line = skill_lines(_unclear_page(diff), "Gris-nese", True)[1].answer
+    assert line.startswith(
+        "Between greedy and follow, which of the two plays explains an amount indistinguishable from 0% "
+        "(at most 0.30%) of the variance"
+    ), line
+    assert "the deal (its cards and every random draw of it) 90.0% [88.0%, 92.0%]" in line
+    assert line.endswith(
+        "The share depends on the strategies compared: across random, greedy, follow the strategy explains 13.0% [11.0%, 14.0%]."
+    )
+    assert "-0" not in line
+
+
+def test_a_variance_share_is_never_below_0():
+    from simulator.analysis.profiling.skill import variance_shares
+
+    rng = np.random.default_rng(3)
+    deals = rng.normal(size=(400, 1))
+    y = deals + np.zeros((400, 2))  # the two strategies score alike on every deal: no strategy share
+    y[:, 1] += rng.normal(scale=1e-3, size=400)
+    shares = variance_shares(y, seed=1, boot=200)
+    for part in ("strategy", "deal", "rest"):
+        assert shares[part]["value"] >= 0 and shares[part]["ci"][0] >= 0, (part, shares[part])
 
 
 def test_a_length_without_spread_is_not_a_range_of_one_value():

@@ -41,3 +41,14 @@ def test_mean_interval_covers_the_truth_about_95_percent():
         _, (lo, hi) = mean_ci(x.sum(), (x**2).sum(), x.size)
         hits += lo <= 1.0 <= hi
     assert 0.90 <= hits / 400 <= 0.98
+
+
+def test_counts_of_rare_events_have_the_exact_poisson_interval_never_below_0():
+    from simulator.engine.stats import count_ci
+
+    # Garwood's interval for 2 events: [0.2422, 7.2247]; for none: [0, -ln(0.025)] = [0, 3.6889]
+    value, (lo, hi) = count_ci(2, 10_000)
+    assert value == 2e-4
+    assert abs(lo * 10_000 - 0.24220928) < 1e-6 and abs(hi * 10_000 - 7.22468767) < 1e-6
+    value, (lo, hi) = count_ci(0, 10_000)
+    assert value == 0 and lo == 0 and abs(hi * 10_000 - 3.68887945) < 1e-6

@@ -4,6 +4,8 @@
   method ``"wilson"``), good near 0 and 1 where the normal one is not.
 * Means: the normal (central-limit) interval ``mean ± z·sd/√n`` from the sum
   and the sum of squares; the sample sizes here are thousands to billions.
+* Counts of rare events per game: the exact Poisson (Garwood) interval of the total,
+  never below 0, where a normal one on a handful of events would dip below it.
 
 Every interval is 95% unless ``level`` says otherwise.
 """
@@ -34,6 +36,19 @@ def rate_ci(k: int, n: int, level: float = LEVEL) -> tuple[float, list[float]]:
     lo = 0.0 if k == 0 else float(lo)
     hi = 1.0 if k == n else float(hi)
     return k / n, [lo, hi]
+
+
+def count_ci(k: int, n: int, level: float = LEVEL) -> tuple[float, list[float]]:
+    """``k`` events in ``n`` games: the events per game and the exact Poisson (Garwood)
+    interval of the total, divided by ``n`` (0 at the bottom when ``k`` is 0)."""
+    if n <= 0:
+        return float("nan"), [float("nan"), float("nan")]
+    from scipy import stats as sps
+
+    alpha = 1 - level
+    lo = 0.0 if k == 0 else float(sps.chi2.ppf(alpha / 2, 2 * k)) / 2
+    hi = float(sps.chi2.ppf(1 - alpha / 2, 2 * k + 2)) / 2
+    return k / n, [lo / n, hi / n]
 
 
 def mean_sd(total: float, total_sq: float, n: int) -> tuple[float, float]:

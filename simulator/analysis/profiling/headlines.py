@@ -90,13 +90,23 @@ def skill_lines(page: Page, title: str, many: bool) -> list[Headline]:
     sh, top = s["shares"], s["pairs"][-1]
     a, b = top["strategies"]
     text = (
-        f"Which of {', '.join(sh['ladder'])} plays explains {amount(sh['strategy'], percent=True)} of the "
-        f"variance of a round's outcome ({primary}) in {where(page, title, many)}, the deal (its cards and "
-        f"every random draw of it) {amount(sh['deal'], percent=True)}; between {a} and {b} alone the "
-        f"strategy explains {amount(top['strategy'], percent=True)}."
+        f"Between {a} and {b}, which of the two plays explains {share(top['strategy'])} of the variance "
+        f"of a round's outcome ({primary}) in {where(page, title, many)}, and the deal (its cards and every "
+        f"random draw of it) {share(top['deal'])}.  The share depends on the strategies compared: "
+        f"across {', '.join(sh['ladder'])} the strategy explains {share(sh['strategy'])}."
     )
     out.append(Headline("How much does skill matter against luck?", text))
     return out
+
+
+def share(est: dict[str, Any]) -> str:
+    """A share of variance in words: ``12.3% [11.1%, 13.5%]``, or ``an amount
+    indistinguishable from 0% (at most 0.4%)`` when its interval reaches 0."""
+    lo, hi = est["ci"]
+    if not lo > 0:
+        top = amount({**est, "value": hi, "ci": [0.0, hi]}, percent=True).split(" [")[0]
+        return f"an amount indistinguishable from 0% (at most {top})"
+    return amount(est, percent=True)
 
 
 def length_lines(page: Page, title: str, many: bool) -> list[Headline]:
@@ -160,15 +170,21 @@ def variant_lines(diff: dict[str, Any], compared: str | None) -> list[Headline]:
     if sh:
         est = sh["strategy"]
         if excludes_zero(est):
-            word = "more" if est["value"] > 0 else "less"
+            word = "larger" if est["value"] > 0 else "smaller"
             text = (
-                f"With {v}, rounds are decided by skill {word} often than with {ref}: the strategies' "
-                f"share of the variance changes by {share_points(est)}."
+                f"With {v}, the share of the variance of a round's outcome that the strategies explain is "
+                f"{word} than with {ref}: it changes by {share_points(est)} on the same deals."
             )
         elif same(est):
-            text = f"With {v}, skill matters exactly as much as with {ref} on the deals both count: they play them alike."
+            text = (
+                f"With {v}, the strategies explain the same share of the variance as with {ref}: "
+                "they play every deal both count alike."
+            )
         else:
-            text = f"With {v}, skill matters about as much as with {ref}: the strategies' share changes by {share_points(est)}, not clearly."
+            text = (
+                f"With {v}, the share of the variance the strategies explain changes by {share_points(est)} "
+                f"against {ref} on the same deals: not clearly different from 0."
+            )
         out.append(Headline(f"Does {compared or 'the variant'} change how much skill matters?", text))
     for row in diff["measures"]:
         changed = excludes_zero(row["difference"])

@@ -1,8 +1,9 @@
 """Estimates with their 95% intervals, as the profile reports them: ``{"value", "ci", "n"}``.
 
 Means use the normal interval over the per-game values (thousands of games); rates the
-Wilson interval of :mod:`simulator.engine.stats`; a paired difference is the mean of the per-game
-differences, so the interval is that of a mean.
+Wilson interval of :mod:`simulator.engine.stats`; counts of rare events per game (stalls,
+replays) the exact Poisson interval, never below 0; a paired difference is the mean of the
+per-game differences, so the interval is that of a mean.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator.engine.stats import LEVEL, rate_ci, z_value
+from simulator.engine.stats import LEVEL, count_ci, rate_ci, z_value
 
 NAN = float("nan")
 
@@ -43,6 +44,13 @@ def rate_of(flags: np.ndarray, level: float = LEVEL) -> dict[str, Any]:
     k = int(np.count_nonzero(flags))
     value, (lo, hi) = rate_ci(k, n, level)
     return estimate(value, lo, hi, n)
+
+
+def count_rate_of(counts: np.ndarray, level: float = LEVEL) -> dict[str, Any]:
+    """Events per game from per-game counts, with the exact Poisson interval of their total."""
+    counts = np.asarray(counts)
+    value, (lo, hi) = count_ci(int(counts.sum()), int(counts.size), level)
+    return estimate(value, lo, hi, counts.size)
 
 
 def excludes_zero(est: dict[str, Any]) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulator.analysis.profiling.intervals import mean_of, quantiles, rate_of
+from simulator.analysis.profiling.intervals import count_rate_of, mean_of, quantiles, rate_of
 from simulator.games.base import Game, Metric
 
 
@@ -120,11 +120,12 @@ def roles(rec: Records) -> Measures:
 
 def irregular(rec: Records) -> Measures:
     """Games or rounds that did not finish normally (RULES.md §6), as the game declares them:
-    a 0/1 column as a rate of games, a count as a mean per game."""
+    a 0/1 column as a rate of games (Wilson interval), a count as events per game (exact
+    Poisson interval: these are rare, and a normal interval on a few events dips below 0)."""
     out = Measures(figures={"items": []})
     for column, words, kind in rec.game.irregular_columns.get(rec.unit, ()):
         x = rec.cols[column].astype(np.float64)
-        est = rate_of(x > 0) if kind == "rate" else mean_of(x)
+        est = rate_of(x > 0) if kind == "rate" else count_rate_of(x.astype(np.int64))
         out.figures["items"].append(
             {"column": column, "words": words, "kind": kind, "total": int(x.sum()), **est}
         )

@@ -88,10 +88,17 @@ def variance_shares(
         draws[b] = _shares(y[idx])
         if other is not None:
             diffs[b] = draws[b] - _shares(other[idx])
-    out: dict[str, Any] = {p: _interval(point[i], draws[:, i], n) for i, p in enumerate(PARTS)}
+    # A share of variance is at least 0: the estimator can dip below (a share of nothing plus
+    # sampling noise); such a share is reported as 0 with its interval clipped there.
+    out: dict[str, Any] = {p: _clipped(_interval(point[i], draws[:, i], n)) for i, p in enumerate(PARTS)}
     if base is not None:
         out["difference"] = {p: _interval(point[i] - base[i], diffs[:, i], n) for i, p in enumerate(PARTS)}
     return out
+
+
+def _clipped(est: dict[str, Any]) -> dict[str, Any]:
+    lo, hi = est["ci"]
+    return {**est, "value": max(est["value"], 0.0), "ci": [max(lo, 0.0), max(hi, 0.0)]}
 
 
 def _interval(value: float, draws: np.ndarray, n: int) -> dict[str, Any]:
