@@ -57,3 +57,33 @@ def test_intervals_are_drawn_and_nothing_is_clipped(charts):
     assert forest.containers, "the seat advantage has no interval whiskers"
     # Gris declares two round roles (six cards, dealing), one row per role and table size.
     assert len(forest.get_yticklabels()) == 4
+
+
+def _overlapping_ticks(fig) -> list[str]:
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    out = []
+    for ax in fig.axes:
+        labels = [t for t in ax.get_xticklabels() if t.get_text() and t.get_visible()]
+        boxes = [t.get_window_extent(canvas.get_renderer()) for t in labels]
+        for (a, ta), (b, tb) in zip(zip(boxes, labels), zip(boxes[1:], labels[1:])):
+            if a.x1 > b.x0:
+                out.append(f"{ta.get_text()!r} runs into {tb.get_text()!r}")
+    return out
+
+
+def test_no_tick_labels_run_into_each_other(charts):
+    for name, fig in charts.items():
+        assert _overlapping_ticks(fig) == [], name
+
+
+def test_match_finishes_label_a_wide_range_of_margins_legibly():
+    from simulator.analysis.profiling.charts import margin_chart
+
+    values = list(range(1, 26))  # margins 1..25, as long Gris matches give
+    page = {"label": "as played", "matches": {"matches": 500, "margin": {"unit": "points"},
+                                              "margin_histogram": {"value": values, "matches": [20] * 25}}}  # fmt: skip
+    fig = margin_chart({"pages": [page]})
+    assert _overlapping_ticks(fig) == []
+    shown = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert 4 <= len(shown) <= 14 and all(s.lstrip("−-").isdigit() for s in shown), shown

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from simulator.reporting import plots
 
@@ -216,9 +217,8 @@ def margin_chart(summary: dict[str, Any]) -> Figure | None:
         width = 0.8 / k
         ax.bar(bins + (i - (k - 1) / 2) * width, share, width=width, color=plots.colour(i),
                label=f"{p['label']} ({p['matches']['matches']} matches)")  # fmt: skip
-    ticks = sorted({float(b) for p in pages for b in np.floor(p["matches"]["margin_histogram"]["value"])})
-    if len(ticks) <= 30:
-        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    # whole margins only, and no more labels than fit side by side (at most about a dozen)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
     unit = pages[0]["matches"]["margin"]["unit"]
     ax.set_xlabel(plots._wrap(f"margin at the end of a match ({unit}, in whole units)", 70))
     ax.set_ylabel("share of matches (%)")
