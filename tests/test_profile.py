@@ -165,6 +165,8 @@ def _cli(*args):
         ["gris", "--players", "8..3"],
         ["spokelse", "--compare-rule", "jack=11"],
         ["spokelse", "--compare-rule", "colour=1,2"],
+        ["spokelse", "--compare-rule", "jack=0.5,"],
+        ["spokelse", "--compare-rule", "jack=0.5,,11"],
         ["spokelse", "--rule", "jack=12"],
         ["spokelse", "--rounds", "1"],
         ["spokelse", "--rounds", str(10**30)],

@@ -105,9 +105,11 @@ def parse_compare_rule(text: str | None) -> tuple[str, list[str]] | None:
     if text is None:
         return None
     key, eq, values = str(text).partition("=")
-    vals = [v.strip() for v in values.split(",") if v.strip()]
-    if not eq or not key.strip() or len(vals) < 2:
+    vals = [v.strip() for v in values.split(",")]
+    if not eq or not key.strip() or len([v for v in vals if v]) < 2:
         raise InputError(f"--compare-rule takes NAME=A,B (two values or more), got {text!r}")
+    if "" in vals:
+        raise InputError(f"--compare-rule {key.strip()}: an empty value in {values!r} (values are A,B,...)")
     if len(set(vals)) != len(vals):
         raise InputError(f"--compare-rule {key.strip()}: a value is given twice")
     return key.strip(), vals
