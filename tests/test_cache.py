@@ -24,6 +24,7 @@ PLAIN = {
     "simulator/moved.py",
     "simulator/engine/__init__.py",
     "simulator/engine/cache.py",
+    "simulator/engine/numba_internals.py",
 }
 
 

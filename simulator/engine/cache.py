@@ -29,7 +29,8 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
-from numba.core import caching
+from simulator.engine import numba_internals as ni
+from simulator.engine.numba_internals import caching
 
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGES = (_ROOT / "simulator", _ROOT / "strategies")
@@ -233,12 +234,12 @@ class GuardedFunctionCache(caching.FunctionCache):
 
     def _forget(self) -> None:
         with suppress(OSError, AttributeError):
-            os.unlink(self._cache_file._index_path)
+            os.unlink(ni.index_path(self))
 
 
 def install() -> None:
     """Put the package-aware locators first (idempotent)."""
-    classes = caching.CacheImpl._locator_classes
+    classes = ni.locator_classes()
     for cls in (_UserWideLocator, _InTreeLocator, _UserDirLocator):
         if cls not in classes:
             classes.insert(0, cls)
