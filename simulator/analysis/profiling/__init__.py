@@ -73,6 +73,9 @@ def profile(
     seed: SeedLike | None = None,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Profile:
     """A designer's profile of ``game``: length, seat advantage, skill, matches, irregular
     rounds, per variant and table size, every figure with a 95% interval.
@@ -99,6 +102,10 @@ def profile(
         Threads for the kernels.
     progress : callable, optional
         Called with a line before each stage.
+    backend, scheduler, workers : optional
+        Where the runs play, as for :func:`simulator.simulate` (``backend="dask"`` with a
+        scheduler address or a LocalCluster of ``workers``); the figures are the same wherever
+        they play.  The matches followed round by round play on this machine.
 
     Returns
     -------
@@ -109,7 +116,8 @@ def profile(
     InputError
         For bad input (one line), before anything is played.
     """
-    plan = core.make_plan(game, strategies, rounds, matches, seed, threads)
+    where = {"backend": backend, "scheduler": scheduler, "workers": workers}
+    plan = core.make_plan(game, strategies, rounds, matches, seed, threads, where)
     g = plan.game
     sizes = core.parse_players(players, g)
     for n in sizes:

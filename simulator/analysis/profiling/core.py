@@ -61,6 +61,9 @@ class Plan:
     threads: int | None
     ladder: tuple[str, ...]
     baseline: str
+    #: where the runs play: ``{"backend": "local" | "dask", "scheduler": ..., "workers": ...}``
+    #: (as for :func:`simulator.simulate`; every result is the same wherever it plays)
+    where: tuple[tuple[str, Any], ...] = ()
 
     def skill_rounds(self, n_seats: int) -> int:
         return min(self.rounds, max(MIN_SKILL, self.rounds // n_seats))
@@ -154,7 +157,7 @@ def _records(plan: Plan, table: Table, specs: Sequence[str], unit: str, n: int) 
     kw = {"rounds": n} if unit == "round" else {"matches": n}
     result = simulate(
         plan.game, list(specs), seed=plan.seed, rules=table.rules, players=table.n_seats,
-        threads=plan.threads, records=True, **kw,
+        threads=plan.threads, records=True, **dict(plan.where), **kw,
     )  # fmt: skip
     return Records.of(plan.game, unit, table.n_seats, result.records())
 
@@ -201,6 +204,7 @@ def make_plan(
     matches: int | None,
     seed: Any,
     threads: int | None,
+    where: Mapping[str, Any] | None = None,
 ) -> Plan:
     """The checked plan (sizes at least 2: every figure needs an interval)."""
     g = resolve_game(game)
@@ -222,4 +226,7 @@ def make_plan(
             raise InputError(f"{name} is at most {MAX_RECORDS_IN_MEMORY:,} for a profile, not {v:,}")
     ladder = ("random", g.baseline_strategy, g.best_strategy)
     ladder = tuple(dict.fromkeys(ladder))  # a game whose baseline is random: no repeat
-    return Plan(g, specs, int(rounds), int(matches), resolve_seed(seed), threads, ladder, g.baseline_strategy)
+    placed = tuple((k, v) for k, v in (where or {}).items() if v is not None)
+    return Plan(
+        g, specs, int(rounds), int(matches), resolve_seed(seed), threads, ladder, g.baseline_strategy, placed
+    )
