@@ -52,6 +52,9 @@ SHARED_SOURCES = (
 NOT_COMPILED = (
     "game.py",
     "reference.py",
+    "reference_table.py",
+    "reference_view.py",
+    "reference_records.py",
     "illegal.py",
     "tabletop.py",
     "tabletop_advice.py",

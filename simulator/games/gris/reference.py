@@ -12,68 +12,64 @@ A round reads in the order a person plays it::
          until somebody signals or the stall cap
       -> touch_times -> last_to_touch (the letter)
 
-A *player* is any object with ``name: str``, ``params`` (a float64 array) and
-``decide(obs, params, rng) -> int``, the card code to pass.  It is asked with
-six cards in hand and an observation laid out as in
-:mod:`simulator.games.gris.observation`; each seat keeps one observation array
-for the whole round, so the strategy's MEMORY fields survive between its turns.
-Its ``rng`` is its seat's DECIDE stream for the deal, a one-element uint64
-array it draws from itself (``simulator.engine.rng.below_nb``).
+The reference is four modules of one responsibility each, and every name of
+them is importable from here:
 
-The move-by-move record is a list of :class:`Event` (4-tuples
-``(kind, seat, card, other)``): ``(PASS, seat, card, to_seat)`` and
-``(EXCHANGE, seat, card, drawn)``.  A pass includes the card's arrival at the
-left neighbour, so an exchange is logged right after the pass that brought the
-card home, before its owner's own pass (also when that pass was the signalling
-pass that ended the round).
+- :mod:`~simulator.games.gris.reference_table`: the table, the deal and the
+  move log (``Table``, ``shuffle_deck``, ``deal_cards``, ``Event``);
+- :mod:`~simulator.games.gris.reference_view`: what a player sees and how its
+  answer is read and checked (``Player``, ``observe``, ``choose_card``);
+- this module: the signals, the moves, a round and a match;
+- :mod:`~simulator.games.gris.reference_records`: the records of a round and a
+  match, and how they read as a trace (``RoundRecord``, ``format_round``).
 """
 
 from __future__ import annotations
 
-import operator
 from bisect import insort
-from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.engine.cards import N_CARDS, N_SUITS, name, suit_of
+from simulator.engine.cards import suit_of
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch, touch_times
-from simulator.engine.rng import DEAL, DEALER, DECIDE, Stream
-from simulator.errors import IllegalMove
-from simulator.games import illegal as wording
-from simulator.games.gris.observation import (
-    HAND,
-    HAND_SIZE,
-    INCOMING,
-    INCOMING_DRAWN,
-    MAX_HAND,
-    MY_PASSES,
-    N_PLAYERS,
-    OBS_SIZE,
-    PASSED_SUIT,
-    PASSES,
-    RECEIVED_SUIT,
-    SEAT,
-    SUIT_COUNT,
+from simulator.games.gris.reference_records import (
+    MatchRecord,
+    RoundRecord,
+    format_match,
+    format_round,
+    spelled,
 )
-from simulator.games.gris.variants import ABANDON_AFTER, MAX_SEATS, MIN_SEATS, STALL_CAP, Rules
-
-CARDS_PER_PLAYER = 5  # RULES.md §1: five cards to each player ...
-GOAL = 5  # RULES.md §1: five cards of one suit in hand
-LETTERS = "GRIS"  # RULES.md §1: the first player to hold all four letters loses
-NO_OWNER = -1
-NO_CARD = -1
-
-# Event kinds (the shared interface with the kernel's log).
-PASS = 0
-EXCHANGE = 1
+from simulator.games.gris.reference_table import (
+    CARDS_PER_PLAYER,
+    EXCHANGE,
+    GOAL,
+    LETTERS,
+    NO_CARD,
+    NO_OWNER,
+    PASS,
+    Event,
+    Table,
+    cards_in_play,
+    check_table,
+    deal_cards,
+    decide_streams,
+    first_dealer,
+    left_of,
+    shuffle_deck,
+    six_card_seat,
+)
+from simulator.games.gris.reference_view import IllegalAction, Player, as_card, choose_card, observe
+from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
 
 __all__ = [
     "ABANDON_AFTER",
+    "CARDS_PER_PLAYER",
     "EXCHANGE",
+    "GOAL",
+    "LETTERS",
+    "NO_CARD",
+    "NO_OWNER",
     "PASS",
     "Event",
     "IllegalAction",
@@ -82,16 +78,20 @@ __all__ = [
     "RoundRecord",
     "Table",
     "arrive",
+    "as_card",
     "cards_in_play",
+    "check_table",
     "choose_card",
     "deal_cards",
     "dealt_signallers",
     "decide_streams",
+    "default_profiles",
     "exchange",
     "first_dealer",
     "format_match",
     "format_round",
     "is_one_suit",
+    "left_of",
     "observe",
     "pass_card",
     "play_deal",
@@ -103,177 +103,9 @@ __all__ = [
     "shuffle_deck",
     "signals",
     "six_card_seat",
+    "spelled",
+    "start_trip",
 ]
-
-
-class IllegalAction(IllegalMove):
-    """A strategy answered with a card it does not hold."""
-
-
-class Player(Protocol):
-    """Anything that can sit at the table: a name, parameters and a decision function."""
-
-    name: str
-    params: np.ndarray
-    decide: Callable[[np.ndarray, np.ndarray, np.ndarray], int]
-
-
-class Event(NamedTuple):
-    """One move: ``(PASS, seat, card, to_seat)`` or ``(EXCHANGE, seat, card, drawn)``."""
-
-    kind: int
-    seat: int
-    card: int
-    other: int
-
-
-# --- records ------------------------------------------------------------------
-
-
-@dataclass
-class RoundRecord:
-    """Everything that happened in one round; tuples are indexed by seat.
-
-    ``passes`` counts every pass including the signaller's last (RULES.md §1);
-    ``signallers`` are the seats dealt a complete five-card hand, or the one
-    seat that signalled after passing; ``times`` are the touch times (RULES.md
-    §4), empty for a stalled round, whose ``loser`` is -1.
-    """
-
-    dealer: int
-    six_seat: int
-    hands_dealt: tuple[tuple[int, ...], ...]
-    events: list[Event]
-    passes: int
-    stalled: bool
-    signallers: tuple[int, ...]
-    times: tuple[float, ...]
-    loser: int
-    final_hands: tuple[tuple[int, ...], ...]
-
-
-@dataclass
-class MatchRecord:
-    """A match: every deal in order (stalled ones included), the letters, and the loser.
-
-    ``loser`` is the seat that got all four letters, -1 if the match was abandoned
-    after ``ABANDON_AFTER`` stalled rounds in a row; ``counted_rounds`` leaves
-    the stalled rounds out (RULES.md §6).
-    """
-
-    first_dealer: int
-    rounds: list[RoundRecord]
-    letters: tuple[int, ...]
-    loser: int
-    abandoned: bool
-    counted_rounds: int
-
-
-# --- the table ----------------------------------------------------------------
-
-
-@dataclass
-class Table:
-    """The state of one round: where every card lies and where each card's trip stands.
-
-    Every one of the 52 cards is in exactly one place at all times: a hand or
-    the stock.  A card being passed goes straight from one hand to the next.
-    """
-
-    rules: Rules
-    n: int
-    dealer: int
-    hands: list[list[int]]  # hands[seat], kept in ascending card code
-    stock: deque[int]  # face down, a queue: stock[0] is the top (drawn next), stock[-1] the bottom
-    owner: list[int]  # owner[card]: the seat that started the card's current trip, NO_OWNER if none
-    straight: list[bool]  # straight[card]: nobody has kept the card for a turn on its current trip
-    to_play: int  # the seat holding six cards, about to pass
-    incoming: list[int]  # incoming[seat]: the card that arrived this turn (received or drawn), or NO_CARD
-    incoming_drawn: list[bool]  # incoming[seat] was drawn from the stock in an exchange
-    received_suit: list[list[int]]  # received_suit[seat][s]: cards of suit s received from the right
-    passed_suit: list[list[int]]  # passed_suit[seat][s]: cards of suit s this seat passed
-    my_passes: list[int]  # my_passes[seat]: passes this seat has made
-    obs: list[np.ndarray]  # one observation array per seat for the round (MEMORY survives in it)
-    events: list[Event]
-    passes: int = 0  # passes made in the round, by anyone
-
-
-def left_of(seat: int, n: int) -> int:
-    """RULES.md §1: "left" is the next seat, (i + 1) % n."""
-    return (seat + 1) % n
-
-
-def six_card_seat(dealer: int, n: int) -> int:
-    """RULES.md §1: the player left of the dealer gets a sixth card (and passes first)."""
-    return left_of(dealer, n)
-
-
-def shuffle_deck(seed: int, game: int, deal: int = 0) -> list[int]:
-    """The deal's deck: the DEAL stream's Fisher-Yates shuffle of the 52 cards."""
-    # docs/random-streams.md: deck = shuffled(52) from the DEAL stream (seed, game, 1, deal, 0)
-    return Stream(seed, game, DEAL, deal).shuffled(N_CARDS)
-
-
-def decide_streams(seed: int, game: int, deal: int, n: int) -> list[np.ndarray]:
-    """Each seat's DECIDE stream for the deal, as the one-element array its strategy draws from."""
-    # docs/random-streams.md: DECIDE is keyed by (seed, game, 2, deal, seat); only strategies draw
-    return [Stream(seed, game, DECIDE, deal, seat).as_array() for seat in range(n)]
-
-
-def first_dealer(seed: int, game: int, n: int) -> int:
-    """RULES.md §1: round 1's dealer is drawn at random (docs/random-streams.md: DEALER.below(n))."""
-    return Stream(seed, game, DEALER).below(n)
-
-
-def check_table(n: int, dealer: int) -> None:
-    if not MIN_SEATS <= n <= MAX_SEATS:
-        raise ValueError(f"Gris is for {MIN_SEATS} to {MAX_SEATS} players, got {n}")
-    if not 0 <= dealer < n:
-        raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
-
-
-def deal_cards(rules: Rules, deck: Sequence[int], n: int, dealer: int) -> Table:
-    """Deal a round from ``deck`` (dealt from ``deck[0]`` onwards) and lay out the table."""
-    check_table(n, dealer)
-    if sorted(deck) != list(range(N_CARDS)):
-        raise ValueError("the deck must hold each of the 52 cards exactly once")
-    six = six_card_seat(dealer, n)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    # RULES.md §1: five cards to each, one at a time, starting left of the dealer and going left
-    for k in range(CARDS_PER_PLAYER * n):
-        hands[(six + k) % n].append(deck[k])
-    # RULES.md §1: the player left of the dealer gets a sixth
-    hands[six].append(deck[CARDS_PER_PLAYER * n])
-    # RULES.md §1: the remaining 52 - 5n - 1 cards form the stock, a queue (top = drawn first)
-    stock = deque(deck[CARDS_PER_PLAYER * n + 1 :])
-    return Table(
-        rules=rules,
-        n=n,
-        dealer=dealer,
-        hands=[sorted(h) for h in hands],
-        stock=stock,
-        owner=[NO_OWNER] * N_CARDS,  # RULES.md §1: a card dealt has no owner until it is passed
-        straight=[False] * N_CARDS,
-        to_play=six,
-        incoming=[NO_CARD] * n,
-        incoming_drawn=[False] * n,
-        received_suit=[[0] * N_SUITS for _ in range(n)],
-        passed_suit=[[0] * N_SUITS for _ in range(n)],
-        my_passes=[0] * n,
-        obs=[np.full(OBS_SIZE, -1, dtype=np.int64) for _ in range(n)],  # MEMORY is -1 at the deal
-        events=[],
-    )
-
-
-def cards_in_play(table: Table) -> list[int]:
-    """How many times each card lies on the table (hands and stock); all ones when nothing is lost."""
-    count = [0] * N_CARDS
-    for hand in table.hands:
-        for c in hand:
-            count[c] += 1
-    for c in table.stock:
-        count[c] += 1
-    return count
 
 
 # --- signals --------------------------------------------------------------------
@@ -298,52 +130,6 @@ def signals(table: Table, seat: int) -> bool:
     Only the passer's five-card hand changed, so only the passer can have become complete.
     """
     return is_one_suit(table.hands[seat])
-
-
-# --- what a player sees ---------------------------------------------------------
-
-
-def observe(table: Table, seat: int) -> np.ndarray:
-    """Refresh ``seat``'s observation array (layout: ``observation.py``); MEMORY is left alone."""
-    obs = table.obs[seat]
-    hand = table.hands[seat]
-    obs[SEAT] = seat
-    obs[N_PLAYERS] = table.n
-    obs[PASSES] = table.passes
-    obs[MY_PASSES] = table.my_passes[seat]
-    obs[HAND_SIZE] = len(hand)
-    obs[INCOMING] = table.incoming[seat]  # -1 for the six-card seat's first pass
-    obs[INCOMING_DRAWN] = 1 if table.incoming_drawn[seat] else 0
-    obs[HAND : HAND + MAX_HAND] = list(hand) + [NO_CARD] * (MAX_HAND - len(hand))  # ascending
-    for s in range(N_SUITS):
-        obs[SUIT_COUNT + s] = sum(1 for c in hand if suit_of(c) == s)
-        obs[RECEIVED_SUIT + s] = table.received_suit[seat][s]
-        obs[PASSED_SUIT + s] = table.passed_suit[seat][s]
-    return obs
-
-
-def as_card(value: object) -> int | None:
-    """The answer as an int, or None when it is not an integer at all."""
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
-def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int:
-    """RULES.md §1: the holder of six cards chooses one card to pass; it must be in the hand."""
-    hand = table.hands[seat]
-    value = player.decide(observe(table, seat), player.params, rng)
-    card = as_card(value)
-    if card is None or card not in hand:
-        card_name = name(card) if card is not None and 0 <= card < N_CARDS else None
-        when = f"pass {table.passes + 1} (PASSES={table.passes})"
-        raise IllegalAction(  # the wording is shared with runs (simulator/games/illegal.py)
-            wording.not_held(
-                player.name, seat, value, card_name, "choosing a card to pass", when, [name(c) for c in hand]
-            )
-        )
-    return card
 
 
 # --- the moves ------------------------------------------------------------------
@@ -577,95 +363,3 @@ def play_match(
         if letters[record.loser] == len(LETTERS):
             return MatchRecord(first, rounds, tuple(letters), record.loser, False, counted)
         dealer = left_of(dealer, n)  # RULES.md §1: the dealer moves one seat left each round
-
-
-# --- traces ----------------------------------------------------------------------
-
-
-def _names(n: int, names: Sequence[str] | None) -> list[str]:
-    if names is None:
-        return [f"seat {s}" for s in range(n)]
-    return [f"seat {s} ({names[s]})" for s in range(n)]
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return " ".join(name(c) for c in cards)
-
-
-def spelled(letters: int) -> str:
-    """The letters held so far: 0 -> '-', 2 -> 'G-R'."""
-    return "-".join(LETTERS[:letters]) if letters else "-"
-
-
-def format_round(record: RoundRecord, names: Sequence[str] | None = None) -> str:
-    """A pass-by-pass trace of a round, for people (``names`` are the players' names, optional)."""
-    n = len(record.hands_dealt)
-    who = _names(n, names)
-    stock = N_CARDS - CARDS_PER_PLAYER * n - 1
-    lines = [f"Deal: {who[record.dealer]} deals; {who[record.six_seat]} holds six; stock {stock} cards."]
-    for seat in range(n):
-        lines.append(f"  {who[seat]}: {_cards(record.hands_dealt[seat])}")
-    if record.events:
-        lines.append("Passes:")
-    passes = 0
-    for ev in record.events:
-        if ev.kind == PASS:
-            passes += 1
-            lines.append(f"  pass {passes:5d}  {who[ev.seat]} passes {name(ev.card)} to {who[ev.other]}")
-        else:
-            lines.append(
-                f"              {who[ev.seat]} gets {name(ev.card)} back after a trip round the table: "
-                f"it goes to the bottom of the stock, {who[ev.seat]} draws {name(ev.other)}"
-            )
-    if record.stalled:
-        lines.append(f"Stalled: no signal after {record.passes} passes; no letter.")
-        return "\n".join(lines)
-    if record.passes == 0:
-        sig = ", ".join(who[s] for s in record.signallers)
-        lines.append(f"Signal at the deal (0 passes): {sig} dealt five of one suit.")
-    else:
-        seat = record.signallers[0]
-        lines.append(
-            f"Signal after pass {record.passes}: {who[seat]} holds "
-            f"{_cards(record.final_hands[seat])}, five of one suit."
-        )
-    lines.append("Thumbs on the table edge (seconds after the hands became complete):")
-    order = sorted(range(n), key=lambda s: (record.times[s], s))
-    for seat in order:
-        how = "signaller" if seat in record.signallers else "reacts to the first thumb"
-        lines.append(f"  {record.times[seat]:8.4f}  {who[seat]} ({how})")
-    lines.append(f"  {who[record.loser]} is the last to touch and gets a letter.")
-    return "\n".join(lines)
-
-
-def format_match(record: MatchRecord, names: Sequence[str] | None = None) -> str:
-    """A round-by-round trace of a match, each round pass by pass, with the letters so far."""
-    n = len(record.letters)
-    who = _names(n, names)
-    lines = [f"Match: {who[record.first_dealer]} deals first (drawn); the dealer moves left each round."]
-    letters = [0] * n
-    counted = 0
-    for deal, rnd in enumerate(record.rounds):
-        lines.append("")
-        if rnd.stalled:
-            lines.append(f"=== Deal {deal}: stalled, re-dealt by the same dealer (not counted) ===")
-        else:
-            counted += 1
-            lines.append(f"=== Round {counted} (deal {deal}) ===")
-        lines.append(format_round(rnd, names))
-        if not rnd.stalled:
-            letters[rnd.loser] += 1
-            lines.append(f"  {who[rnd.loser]} now holds {spelled(letters[rnd.loser])}.")
-            lines.append("  Letters: " + ", ".join(f"{who[s]} {spelled(letters[s])}" for s in range(n)))
-    lines.append("")
-    if record.abandoned:
-        lines.append(
-            f"Match abandoned after {ABANDON_AFTER} stalled rounds in a row "
-            f"({record.counted_rounds} counted rounds)."
-        )
-    else:
-        lines.append(
-            f"Match over after {record.counted_rounds} round{'s' if record.counted_rounds != 1 else ''}: "
-            f"{who[record.loser]} holds G-R-I-S and loses."
-        )
-    return "\n".join(lines)
