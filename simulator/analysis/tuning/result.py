@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import platform
 import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from strategies.registry import parse_spec
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from simulator.analysis.tuning.api import TunePlan
+    from simulator.analysis.tuning.plan import TunePlan
     from simulator.analysis.tuning.search import Search
 
 
@@ -271,3 +272,20 @@ def shown(v: float, ci: list[float], rate: bool) -> str:
     """A difference with its interval for people (percentage points for a rate)."""
     k = 100.0 if rate else 1.0
     return formatting.with_interval(v * k, [c * k for c in ci], sign=True)
+
+
+def write_outputs(result: TuneResult, out: Path) -> list[Path]:
+    """``tune.json``, ``trials.parquet`` and the plot (PNG and SVG) in ``out``."""
+    import matplotlib.pyplot as plt
+
+    from simulator.reporting import plots
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tune.json").write_text(result.to_json())
+    table = result.trials.copy()
+    table.attrs = {}
+    table.to_parquet(out / "trials.parquet", index=False)
+    ax = result.plot()
+    paths = plots.save(ax.figure, out / "figures", "tune")
+    plt.close(ax.figure)
+    return [out / "tune.json", out / "trials.parquet", paths["png"]]

@@ -9,7 +9,8 @@
 ``DIR/start-<iteration>.npz``
     The starting parameters' per-deal totals, so that a resumed search does not play them again.
 ``DIR/tune.json``, ``DIR/trials.parquet``, ``DIR/figures/tune.{png,svg}``
-    The summary with provenance, one row per trial, the plot of the search.
+    The summary with provenance, one row per trial, the plot of the search
+    (:func:`simulator.analysis.tuning.result.write_outputs`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from simulator.errors import InputError
 from simulator.running.results import dumps_json
 
 if TYPE_CHECKING:
-    from simulator.analysis.tuning.api import TunePlan
-    from simulator.analysis.tuning.result import TuneResult
+    from simulator.analysis.tuning.plan import TunePlan
 
 JOURNAL = "study.journal"
 SETTINGS = "settings.json"
@@ -108,20 +108,3 @@ def load_start(out: Path, iteration: int) -> tuple[np.ndarray, np.ndarray] | Non
 
 def save_start(out: Path, iteration: int, t: np.ndarray, ok: np.ndarray) -> None:
     np.savez_compressed(out / f"start-{iteration}.npz", t=t, ok=ok)
-
-
-def write_outputs(result: TuneResult, out: Path) -> list[Path]:
-    """``tune.json``, ``trials.parquet`` and the plot (PNG and SVG) in ``out``."""
-    import matplotlib.pyplot as plt
-
-    from simulator.reporting import plots
-
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "tune.json").write_text(result.to_json())
-    table = result.trials.copy()
-    table.attrs = {}
-    table.to_parquet(out / "trials.parquet", index=False)
-    ax = result.plot()
-    paths = plots.save(ax.figure, out / "figures", "tune")
-    plt.close(ax.figure)
-    return [out / "tune.json", out / "trials.parquet", paths["png"]]
