@@ -8,7 +8,6 @@ holds the function built here and, for Dask, the recipe.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.files import write_atomic
 from simulator.errors import InputError, SpecError
 from simulator.games import get_game
 from simulator.games.base import Table
@@ -82,9 +82,7 @@ class PluginFile:
         copy = self.copy_path()
         if not copy.is_file():
             copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
-            tmp.write_text(self.text, encoding="utf-8")
-            os.replace(tmp, copy)
+            write_atomic(copy, self.text)
         load_plugin(copy, source=self.path)  # the copy stands for that file (names, reloads)
 
 

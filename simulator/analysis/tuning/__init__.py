@@ -15,7 +15,8 @@ plays it, then confirms the winner on fresh deals.  The pieces:
 * :mod:`~simulator.analysis.tuning.confirm`: the confirmation and its sentences;
 * :mod:`~simulator.analysis.tuning.plan`: a tune checked before anything is played (``TunePlan``);
 * :mod:`~simulator.analysis.tuning.result` and :mod:`~simulator.analysis.tuning.storage`: the summary,
-  trials table, plot, and the ``--out`` folder that ``--resume`` continues from.
+  trials table, plot, and the ``--out`` folder that ``--resume`` continues from (claimed and
+  locked as every run folder is, :mod:`simulator.running.claim`).
 """
 
 import importlib

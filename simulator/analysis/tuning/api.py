@@ -23,6 +23,7 @@ from simulator.analysis.tuning.search import Search, make_pruner
 from simulator.analysis.tuning.space import DEFAULT_TRIALS
 from simulator.errors import InputError
 from simulator.games.base import Game
+from simulator.running.claim import resume_seed
 from simulator.running.setup import Execution, SeedLike
 from strategies.registry import Player, parse_spec
 
@@ -202,8 +203,7 @@ def tune(
     folder = None if out is None else Path(out)
     if resume and folder is None:
         raise InputError("--resume needs --out DIR (the tune's folder)")
-    if resume and seed is None and folder is not None:
-        seed = storage.stored_seed(folder)
+    seed = resume_seed(seed, folder, resume)
     if isinstance(plugins, str | Path):
         plugins = [plugins]
     execution = Execution.build(threads=threads, block_size=block_size, progress=progress)
@@ -211,9 +211,10 @@ def tune(
         game, strategy, vs=vs, rounds=rounds, matches=matches, metric=metric, seed=seed, trials=trials,
         confirm=confirm, iterate=iterate, rules=rules, players=players, reaction=reaction, plugins=plugins,
     )  # fmt: skip
-    if folder is not None:
-        storage.claim(folder, plan, resume)
-    return play_tune(plan, execution, out=folder, on_trial=on_trial)
+    if folder is None:
+        return play_tune(plan, execution, on_trial=on_trial)
+    with storage.open_folder(folder, plan, resume):
+        return play_tune(plan, execution, out=folder, on_trial=on_trial)
 
 
 __all__ = ["MAX_ITERATE", "MAX_TRIALS", "TunePlan", "plan_tune", "play_tune", "tune"]
