@@ -230,7 +230,9 @@ def test_a_scheduler_with_two_workers_gives_the_local_json(scheduler):
         assert r.exit_code == 0, r.output
         assert json_without_timing(r.stdout) == local_json(*args)
     with dask_client(scheduler) as client:
-        threads = client.run(lambda: __import__("simulator.running.backends").backends._WORKER_THREADS)
+        threads = client.run(
+            lambda: __import__("simulator.running.dask_worker").running.dask_worker._WORKER_THREADS
+        )
     assert list(threads.values()) == [max(1, cores() // 2)] * 2  # two worker processes on this host
 
 

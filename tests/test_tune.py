@@ -51,9 +51,9 @@ def test_resume_continues_rather_than_restarts(tmp_path):
 def test_a_folder_holding_a_tune_needs_resume_and_the_same_settings(tmp_path):
     out = tmp_path / "run"
     simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=2, out=out, **SMALL)
-    with pytest.raises(InputError, match="give --resume"):
+    with pytest.raises(InputError, match=r"already holds a tune \(settings.json\); add --resume"):
         simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=2, out=out, **SMALL)
-    with pytest.raises(InputError, match="vs 'threshold:k=4', not 'threshold:k=2'"):
+    with pytest.raises(InputError, match="its vs is 'threshold:k=4', not 'threshold:k=2'"):
         opts = {**SMALL, "vs": "threshold:k=2"}
         simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=3, out=out, resume=True, **opts)
 

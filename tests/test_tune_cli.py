@@ -76,4 +76,4 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
 def test_resume_of_a_folder_holding_no_tune(tmp_path):
     r = run("tune", "spokelse", "-s", "threshold:k=0..13", "--rounds", "1000", "--seed", "1",
             "--out", str(tmp_path / "empty"), "--resume")  # fmt: skip
-    assert r.exit_code == 2 and "holds no tune to continue" in r.stderr
+    assert r.exit_code == 2 and "nothing to resume in" in r.stderr

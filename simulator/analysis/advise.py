@@ -21,6 +21,7 @@ from typing import Any
 
 from simulator.errors import InputError
 from simulator.games import GAMES, get_game
+from simulator.running.seed import resolve_seed
 
 
 def advice_module(game: str) -> ModuleType:
@@ -70,6 +71,8 @@ def advise(game: str, **position: Any) -> Any:
         inspect.signature(module.advise_position).bind(**position)
     except TypeError as exc:
         raise InputError(f"advise: {exc}") from None
+    if position.get("seed") is not None:  # the one seed check (-1 and 2**64 are refused)
+        position["seed"] = resolve_seed(position["seed"])
     return module.advise_position(**position)
 
 

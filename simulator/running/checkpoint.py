@@ -6,9 +6,10 @@ Layout of ``DIR``::
                       reaction, every seat's strategy with a hash of its source), their
                       hash, the number of games asked for, whether records are kept
     blocks.jsonl      the journal: a line per finished block (its game range and its
-                      integer aggregates), each with its own sha256 over the run's settings
-                      hash and the line's numbers; once 1,024 lines long it is rewritten as
-                      32 lines, each summing consecutive ones (ranges and aggregates)
+                      integer aggregates; with --records, its record file and that file's
+                      sha256), each with its own sha256 over the run's settings hash and the
+                      line; once 1,024 lines long it is rewritten as 32 lines, each summing
+                      consecutive ones (ranges, aggregates, record files)
     progress.json     the sum of the journal: the game ranges done (merged), the integer
                       sum of their aggregates, the seconds spent playing them, how many
                       journal lines, the sha256 of summary.parquet's figures, and
@@ -18,27 +19,23 @@ Layout of ``DIR``::
     summary.parquet   the figures, with provenance (written when the run finishes, and
                       for the finished games when it is stopped)
     records/          with --records: one Parquet file per block (simulator/running/records.py)
-    .lock             held by the process working on the run
+    .lock             the folder's lock (filelock), held by the process working on the run;
+                      an OS lock, released however that process ends
+
+The folder is claimed as every ``--out`` folder is (:mod:`simulator.running.claim`): a
+folder holding files kortsim did not write is refused, in the words every command uses.
 
 Every file but the journal is written under a temporary name and renamed into
 place; journal lines are appended, so a process killed at any moment (even by
 SIGKILL) leaves each file either as it was or as it is meant to be, except for
 a last journal line that may be cut short.  A block's records are in place
 before the journal counts the block as done; records of a block that was not
-counted yet are removed when the run is resumed, and the block is played again.
+counted yet are removed when the run is resumed, and the block is played again; a
+record file cut short or changed after its block was counted is never trusted: its
+journal line is dropped and its games are played again.
 
-What a folder is checked for, on resume and by ``kortsim report``:
-
-* ``run.json``'s settings must match their hash, each journal line its checksum,
-  and ``progress.json`` its checksum and the sum of the journal lines it counts;
-  ``summary.parquet`` must be the one ``progress.json`` names.  A file that parses
-  but fails a check was changed after kortsim wrote it: the folder is refused,
-  in one line naming the file (the checksums catch edits and damage, not a
-  forger who recomputes them).
-* A file that no longer parses is damage, not an edit: an unreadable
-  ``progress.json`` is rebuilt from the journal, and journal lines that do not
-  parse (a cut-short last line) are dropped and their blocks played again; one
-  line on stderr says so.
+What a folder is checked for, on resume and by ``kortsim report``, and what is repaired:
+see :mod:`simulator.running.journal`.
 
 A run that ends in an error (an illegal strategy move, a worker that failed) is
 marked ``failed`` in ``status.json``: a new run with the same ``--out`` replaces
@@ -50,358 +47,75 @@ aggregates are integer sums, a resumed run ends with exactly the numbers of an
 uninterrupted one, and a finished run can be extended to more games.
 """
 
+# ruff: noqa: F401 -- the names of the folder's pieces (modules below) stay importable from here
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import shutil
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simulator.errors import InputError
-from simulator.games.base import Table
-from simulator.running.backends import merge_ranges, missing_ranges
+from simulator.engine.files import fsync_dir as _fsync_dir
+from simulator.engine.files import write_atomic, write_replace
+from simulator.running.block_plan import merge_ranges, missing_ranges
+from simulator.running.claim import (
+    _lock,
+    _remove_temporaries,
+    _replace_failed,
+    _unlock,
+    _unwritable,
+    check_run_folder,
+    stored_seed,
+)
+from simulator.running.journal import (
+    FolderState,
+    Parts,
+    Ranges,
+    block_checksum,
+    compacted,
+    file_sha256,
+    journal_line,
+    progress_checksum,
+    read_meta,
+    read_state,
+    record_parts,
+    summary_checksum,
+    verify_folder,
+)
 from simulator.running.results import Result, package_version, settings_hash
-from strategies.registry import Player
-
-RUN_FILE = "run.json"
-PROGRESS_FILE = "progress.json"
-JOURNAL_FILE = "blocks.jsonl"
-STATUS_FILE = "status.json"
-SUMMARY_FILE = "summary.parquet"
-LOCK_FILE = ".lock"
-RECORDS_DIR = "records"  # as simulator.running.records.RECORDS_DIR (not imported: records imports pyarrow)
-RUN_FORMAT = 2
-FSYNC_EVERY_S = 1.0  # the journal and progress.json are made durable this often (and at the end)
-JOURNAL_COMPACT_AT = 1024  # journal lines that make it be rewritten as ...
-JOURNAL_CHUNKS = 32  # ... this many lines, each the sum of consecutive ones
-RUN_FILES = (RUN_FILE, PROGRESS_FILE, JOURNAL_FILE, SUMMARY_FILE)
-# What a failed run's folder loses when a new run replaces it (reports of it would be stale).
-REPLACED = (*RUN_FILES, STATUS_FILE, "report.html", "report.md")
-
-RUNNING, STOPPED, COMPLETE, FAILED = "running", "stopped", "complete", "failed"
-
-
-class RunInterrupted(Exception):
-    """A run was stopped (``stop`` set, or Ctrl-C) before it finished.
-
-    ``result`` holds the figures of the ``games`` finished (None if there were none;
-    its summary says ``"partial": true`` and ``"n_planned"``); with ``out``, they
-    are persisted there and the run can be resumed."""
-
-    def __init__(self, out: Path | None, games: int, planned: int, unit: str, result: Result | None) -> None:
-        self.out, self.games, self.planned, self.unit, self.result = out, games, planned, unit, result
-        units = _plural(unit)
-        where = f"{out} holds" if out is not None else "finished"
-        how = "; resume it with resume=True (--resume) and the same settings" if out is not None else ""
-        super().__init__(f"stopped: {where} {games:,} of {planned:,} {units}{how}")
-
-
-def run_settings(table: Table, players: Sequence[Player], unit: str, seed: int) -> dict[str, Any]:
-    """Everything that decides a run's games: a resumed run must match all of it."""
-    return {
-        "game": table.game.name,
-        "unit": unit,
-        "seed": int(seed),
-        "players": table.n_seats,
-        "rules": table.rules_dict(),
-        "reaction": [list(r) for r in table.reaction],
-        "strategies": [{"spec": p.spec, "source_sha256": p.family.source_hash()} for p in players],
-    }
+from simulator.running.run_files import (
+    COMPLETE,
+    FAILED,
+    FSYNC_EVERY_S,
+    JOURNAL_CHUNKS,
+    JOURNAL_COMPACT_AT,
+    JOURNAL_FILE,
+    LOCK_FILE,
+    PROGRESS_FILE,
+    RECORDS_DIR,
+    RUN_FILE,
+    RUN_FILES,
+    RUN_FORMAT,
+    RUNNING,
+    STATUS_FILE,
+    STOPPED,
+    SUMMARY_FILE,
+    RunInterrupted,
+    _json,
+    read_status,
+)
+from simulator.running.run_settings import differences, run_settings
 
 
 def atomic_write(path: Path, data: bytes, fsync: bool = True) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        if fsync:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
-    if fsync:
-        _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):  # not every platform can open a folder
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _json(doc: Any) -> bytes:
-    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()
-
-
-def _sha(doc: Any) -> str:
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-Ranges = list[tuple[int, int]]
-
-
-def block_checksum(digest: str, games: Sequence[tuple[int, int]], agg: Sequence[int]) -> str:
-    """The checksum of one journal line: the run's settings hash, the line's game ranges
-    ``[a, b)`` and the sum of their aggregates."""
-    return _sha([digest, [[int(a), int(b)] for a, b in games], [int(x) for x in agg]])
-
-
-def journal_line(digest: str, games: Sequence[tuple[int, int]], agg: Sequence[int]) -> bytes:
-    """One line of ``blocks.jsonl``: ``{"games": [[a, b], ...], "agg": [...], "sha256": ...}``."""
-    rec = {"games": [[int(a), int(b)] for a, b in games], "agg": [int(x) for x in agg]}
-    rec["sha256"] = block_checksum(digest, games, agg)
-    return (json.dumps(rec, separators=(",", ":")) + "\n").encode()
-
-
-def progress_checksum(progress: dict[str, Any]) -> str:
-    """The checksum of ``progress.json``: everything in it but the checksum itself."""
-    return _sha({k: v for k, v in progress.items() if k != "sha256"})
-
-
-def summary_checksum(path: Path) -> str | None:
-    """The sha256 of the figures stored in ``summary.parquet`` (None if it cannot be read)."""
-    try:
-        import pyarrow.parquet as pq
-
-        meta = pq.read_schema(path).metadata or {}
-    except Exception:  # not there, or not Parquet
-        return None
-    data = meta.get(b"kortsim.summary")
-    return hashlib.sha256(data).hexdigest() if data is not None else None
-
-
-def _read_json(path: Path, what: str) -> dict[str, Any]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path} ({what}) cannot be read: {exc}") from None
-    if not isinstance(doc, dict):
-        raise InputError(f"{path} ({what}) is not a kortsim run file")
-    return doc
-
-
-def _try_json(path: Path) -> Any:
-    """The JSON in ``path``; None when it is missing or does not parse (damage)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def stored_seed(out: str | Path) -> int | None:
-    """The seed of the run in ``out``, if there is one (``--resume`` without ``--seed``)."""
-    path = Path(out) / RUN_FILE
-    if not path.is_file():
-        return None
-    seed = _read_json(path, "the run's settings").get("settings", {}).get("seed")
-    return int(seed) if isinstance(seed, int) else None
-
-
-def read_status(out: str | Path) -> dict[str, Any]:
-    """How the run in ``out`` last ended (``{"state": ...}``); ``{}`` if nothing says."""
-    doc = _try_json(Path(out) / STATUS_FILE)
-    return doc if isinstance(doc, dict) else {}
-
-
-def _plural(unit: str) -> str:
-    return "rounds" if unit == "round" else "matches"
-
-
-def _seats(strategies: list[dict]) -> str:
-    specs = [s["spec"] for s in strategies]
-    return specs[0] + " (every seat)" if len(set(specs)) == 1 else ", ".join(specs)
-
-
-def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """What differs between a run's settings and this command's, in words."""
-    out = []
-    if old.get("game") != new["game"]:
-        return [f"it is a {old.get('game')} run, not {new['game']}"]
-    if old.get("unit") != new["unit"]:
-        out.append(f"it plays {_plural(old.get('unit', '?'))}, not {_plural(new['unit'])}")
-    if old.get("seed") != new["seed"]:
-        out.append(f"its seed is {old.get('seed')}, not {new['seed']}")
-    if old.get("players") != new["players"]:
-        out.append(f"it has {old.get('players')} players, not {new['players']}")
-    old_rules, new_rules = old.get("rules", {}), new["rules"]
-    for key in sorted(set(old_rules) | set(new_rules)):
-        if old_rules.get(key) != new_rules.get(key):
-            out.append(f"its rule {key} is {old_rules.get(key)}, not {new_rules.get(key)}")
-    if old.get("reaction") != new["reaction"]:
-        out.append(f"its reaction profiles are {old.get('reaction')}, not {new['reaction']}")
-    old_s, new_s = old.get("strategies", []), new["strategies"]
-    if [s.get("spec") for s in old_s] != [s["spec"] for s in new_s]:
-        out.append(f"its strategies are {_seats(old_s)}, not {_seats(new_s)}")
-    else:
-        for o, s in zip(old_s, new_s):
-            if o.get("source_sha256") != s["source_sha256"]:
-                out.append(f"strategy {s['spec']}'s code has changed since the run started")
-                break
-    return out
-
-
-# --- reading and checking a folder ------------------------------------------------------
-
-
-def _changed(path: Path, what: str) -> InputError:
-    return InputError(
-        f"{path} {what}: it was changed after kortsim wrote it; restore it, or start over in "
-        "another --out folder"
-    )
-
-
-@dataclass
-class FolderState:
-    """A run folder as read and checked: the finished blocks (from the journal) and what
-    must be repaired before playing on."""
-
-    meta: dict[str, Any]
-    blocks: list[tuple[Ranges, list[int]]]  # (game ranges, summed agg) per intact journal line
-    done: list[tuple[int, int]]
-    agg: list[int]
-    progress: dict[str, Any] | None  # progress.json when it is intact and agrees
-    damaged_lines: int = 0  # journal lines that did not parse (to be dropped and replayed)
-    notices: list[str] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return sum(b - a for a, b in self.done)
-
-    @property
-    def repaired(self) -> bool:
-        return self.progress is None or self.damaged_lines > 0
-
-
-def read_meta(path: Path) -> dict[str, Any]:
-    """``run.json``, checked against its settings hash."""
-    meta = _read_json(path / RUN_FILE, "the run's settings")
-    if meta.get("kortsim_run") == 1:
-        raise InputError(
-            f"{path / RUN_FILE} is a run folder of an older kortsim (without a block journal): "
-            "start the run again in another --out folder"
-        )
-    if meta.get("kortsim_run") != RUN_FORMAT or not isinstance(meta.get("settings"), dict):
-        raise InputError(f"{path / RUN_FILE} is not a run this kortsim can resume")
-    try:
-        digest = settings_hash(meta["settings"])
-    except (TypeError, ValueError):
-        digest = None
-    if digest != meta.get("settings_hash") or not isinstance(meta.get("n"), int):
-        raise _changed(path / RUN_FILE, "does not match its settings hash")
-    return meta
-
-
-def read_state(path: Path, meta: dict[str, Any], width: int | None = None) -> FolderState:
-    """Read the journal and ``progress.json`` of the run in ``path`` and check them against
-    each other and ``meta``; writes nothing.  An edited file is refused (:class:`InputError`
-    naming it); damage is noted in the returned state, to be repaired by :meth:`RunFolder.open`."""
-    digest = meta["settings_hash"]
-    journal = path / JOURNAL_FILE
-    blocks: list[tuple[Ranges, list[int]]] = []
-    damaged = 0
-    try:
-        lines = journal.read_bytes().split(b"\n") if journal.exists() else []
-    except OSError as exc:
-        raise InputError(f"{journal} cannot be read: {exc.strerror or exc}") from None
-    covered: Ranges = []
-    for i, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            rec = json.loads(raw)
-        except ValueError:  # cut short or garbled: damage; its blocks are played again
-            damaged += 1
-            continue
-        try:
-            games = [(int(a), int(b)) for a, b in rec["games"]]
-            agg, check = rec["agg"], rec["sha256"]
-            ok = (
-                isinstance(agg, list)
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in agg)
-                and all(0 <= a < b for a, b in games)
-                and block_checksum(digest, games, agg) == check
-            )
-        except (KeyError, TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise _changed(journal, f"line {i} fails its checksum")
-        if width is None:
-            width = len(agg)
-        if len(agg) != width:
-            raise InputError(f"{journal} does not belong to this run's settings (line {i})")
-        if any(a < d and c < b for a, b in games for c, d in covered) or len(merge_ranges(games)) != len(
-            games
-        ):
-            raise _changed(journal, f"line {i} counts games already counted")
-        covered = merge_ranges([*covered, *games])
-        blocks.append((games, agg))
-    total = np.zeros(width or 0, dtype=object)  # Python ints: no overflow in a sum of int64s
-    for _, agg in blocks:
-        total = total + np.array(agg, dtype=object)
-    state = FolderState(meta, blocks, covered, [int(x) for x in total], None, damaged)
-    progress = _try_json(path / PROGRESS_FILE)
-    if isinstance(progress, dict):
-        if progress.get("sha256") != progress_checksum(progress):
-            raise _changed(path / PROGRESS_FILE, "fails its checksum")
-        if progress.get("settings_hash") != digest or (width is not None and progress.get("width") != width):
-            raise InputError(f"{path / PROGRESS_FILE} does not belong to this run's settings")
-        if not damaged:
-            # The journal is written first: it holds what progress.json sums, and perhaps a
-            # block or more that a killed process had no time to add to it.
-            summed = progress.get("done")
-            try:
-                summed_ranges = merge_ranges([(int(a), int(b)) for a, b in summed])
-            except (TypeError, ValueError):
-                summed_ranges = None
-            if (
-                summed_ranges is None
-                or merge_ranges([*summed_ranges, *covered]) != covered  # not all in the journal
-                or (summed_ranges == covered and progress.get("agg") != state.agg)
-            ):
-                raise _changed(path / PROGRESS_FILE, f"does not match {JOURNAL_FILE}")
-        state.progress = progress
-    elif blocks or (path / PROGRESS_FILE).exists():
-        state.notices.append(
-            f"{path / PROGRESS_FILE} was damaged or missing: rebuilt it from the {len(blocks):,} "
-            f"intact lines of {JOURNAL_FILE} ({state.games:,} {_plural(meta['settings']['unit'])})"
-        )
-    if damaged:
-        state.notices.append(f"{journal}: {damaged:,} damaged line(s) dropped; their games are played again")
-    return state
-
-
-def verify_folder(out: str | Path) -> FolderState | None:
-    """Check a finished or stopped run folder before it is reported on: every check of a
-    resume, and that ``summary.parquet`` is the one the run wrote.  None when ``out`` holds
-    no run (a sweep's or an experiment's folder)."""
-    path = Path(out)
-    if not (path / RUN_FILE).is_file():
-        return None
-    meta = read_meta(path)
-    state = read_state(path, meta)
-    if state.repaired:
-        raise InputError(
-            f"{path} is damaged ({state.notices[0]}); resume the run (--resume) to repair it, "
-            "then report on it"
-        )
-    summary = path / SUMMARY_FILE
-    if summary.exists():
-        wanted = (state.progress or {}).get("summary_sha256")
-        if wanted is None or summary_checksum(summary) != wanted:
-            raise _changed(summary, f"is not the summary of the run's finished blocks ({PROGRESS_FILE})")
-    return state
+    """Write ``data`` to ``path`` whole or not at all (:mod:`simulator.engine.files`)."""
+    (write_atomic if fsync else write_replace)(path, data)
 
 
 # --- the run's folder, open for this process ----------------------------------------------
@@ -416,8 +130,8 @@ class RunFolder:
         self.done: list[tuple[int, int]] = list(state.done)
         self.agg = np.array(state.agg, dtype=np.int64) if state.agg else np.zeros(0, dtype=np.int64)
         # The journal's lines, kept to rewrite it (compacted) without reading it back.
-        self._lines: list[tuple[Ranges, np.ndarray]] = [
-            (list(games), np.array(agg, dtype=np.int64)) for games, agg in state.blocks
+        self._lines: list[tuple[Ranges, np.ndarray, Parts]] = [
+            (list(games), np.array(agg, dtype=np.int64), list(parts)) for games, agg, parts in state.blocks
         ]
         progress = state.progress or {}
         self.elapsed_before = float(progress.get("elapsed_s", 0.0))
@@ -443,51 +157,8 @@ class RunFolder:
     ) -> FolderState | None:
         """Refuse, in one line, a folder that :meth:`open` would refuse; writes nothing.
         For ``resume``, the run's state as read; None for a new run (also when it replaces
-        a failed one)."""
-        path = Path(out)
-        if path.exists() and not path.is_dir():
-            raise InputError(f"--out {path} is a file, not a folder")
-        if not path.exists():
-            _probe_creatable(path)
-        elif not os.access(path, os.W_OK | os.X_OK):
-            raise InputError(f"--out {path}: cannot write in this folder (permission denied)")
-        status = read_status(path)
-        failed = status.get("state") == FAILED
-        if not resume:
-            held = [f for f in RUN_FILES if (path / f).exists()]
-            if held and not failed:
-                raise InputError(
-                    f"{path} already holds a run ({held[0]}); add --resume to continue or extend it, "
-                    "or choose another --out folder"
-                )
-            return None
-        if not (path / RUN_FILE).is_file():
-            raise InputError(
-                f"nothing to resume in {path} (no {RUN_FILE}); leave out --resume to start a run"
-            )
-        meta = read_meta(path)
-        diffs = differences(meta["settings"], settings)
-        if diffs:
-            hint = "start a new run in another --out folder"
-            if failed:
-                hint = "that run failed: leave out --resume to start it over"
-            raise InputError(f"cannot resume {path}: {'; '.join(diffs)} ({hint})")
-        if bool(meta.get("records")) != records:
-            how = (
-                "with --records; add --records"
-                if meta.get("records")
-                else "without --records; drop --records"
-            )
-            raise InputError(f"cannot resume {path}: it was started {how}")
-        state = read_state(path, meta, width)
-        covered = state.done[-1][1] if state.done else 0
-        if covered > n:
-            unit = meta["settings"]["unit"]
-            raise InputError(
-                f"{path} already holds {_plural(unit)} up to number {covered:,}: give "
-                f"--{_plural(unit)} {covered} or more to resume it"
-            )
-        return state
+        a failed one).  See :func:`simulator.running.claim.check_run_folder`."""
+        return check_run_folder(out, settings, n, width=width, records=records, resume=resume)
 
     @classmethod
     def open(
@@ -591,11 +262,12 @@ class RunFolder:
         if any(a < first + count and first < b for a, b in self.done):
             raise RuntimeError(f"games {first}..{first + count - 1} are already counted in {self.path}")
         games = [(int(first), int(first + count))]
+        parts = record_parts(self.path, first, count) if self.meta.get("records") else []
         if self._journal is None:
             self._journal = open(self.path / JOURNAL_FILE, "ab")  # noqa: SIM115 (kept open)
-        self._journal.write(journal_line(self.meta["settings_hash"], games, agg))
+        self._journal.write(journal_line(self.meta["settings_hash"], games, agg, parts))
         self._journal.flush()
-        self._lines.append((games, np.array(agg, dtype=np.int64)))
+        self._lines.append((games, np.array(agg, dtype=np.int64), parts))
         self.done = merge_ranges([*self.done, *games])
         self.agg += agg
         if len(self._lines) >= JOURNAL_COMPACT_AT:
@@ -616,19 +288,11 @@ class RunFolder:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+        if len(self._lines) >= JOURNAL_COMPACT_AT:
+            self._lines = compacted(self._lines, JOURNAL_CHUNKS)
         lines = self._lines
-        if len(lines) >= JOURNAL_COMPACT_AT:
-            size = -(-len(lines) // JOURNAL_CHUNKS)
-            lines = [
-                (
-                    merge_ranges([r for games, _ in lines[i : i + size] for r in games]),
-                    np.sum([agg for _, agg in lines[i : i + size]], axis=0, dtype=np.int64),
-                )
-                for i in range(0, len(lines), size)
-            ]
-            self._lines = lines
         digest = self.meta["settings_hash"]
-        atomic_write(self.path / JOURNAL_FILE, b"".join(journal_line(digest, g, a) for g, a in lines))
+        atomic_write(self.path / JOURNAL_FILE, b"".join(journal_line(digest, g, a, pt) for g, a, pt in lines))
 
     def save(self, force_sync: bool = False) -> None:
         now = time.monotonic()
@@ -724,69 +388,3 @@ class RunFolder:
         else:  # SystemExit and the like: say nothing new
             state, error = None, None
         self.close(state, error)
-
-
-def _unwritable(path: Path, exc: OSError, what: str = "write the run folder") -> InputError:
-    """One line naming the folder and the system's reason."""
-    reason = exc.strerror or str(exc)
-    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
-    return InputError(f"--out {path}: cannot {what}{where}: {reason}")
-
-
-def _probe_creatable(path: Path) -> None:
-    """Refuse a folder that cannot be created (``/proc/x``, ``/dev/null/sub``), in one line,
-    by creating it and its missing parents and removing them again."""
-    made: list[Path] = []
-    at = path
-    while not at.exists() and at != at.parent:
-        made.append(at)
-        at = at.parent
-    try:
-        for p in reversed(made):
-            p.mkdir()
-    except OSError as exc:
-        _remove_empty(made)
-        raise _unwritable(path, exc, "create the run folder") from None
-    _remove_empty(made)
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    for p in folders:  # deepest first
-        with contextlib.suppress(OSError):
-            p.rmdir()
-
-
-def _replace_failed(path: Path) -> None:
-    """Remove what a failed run left, so that a new run starts clean there."""
-    for name in REPLACED:
-        (path / name).unlink(missing_ok=True)
-    shutil.rmtree(path / RECORDS_DIR, ignore_errors=True)
-
-
-def _remove_temporaries(path: Path) -> None:
-    """Leftovers of a process killed while writing (no other process holds the lock)."""
-    for p in path.glob(".*.tmp"):
-        if p.is_dir():
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            p.unlink(missing_ok=True)
-
-
-def _lock(path: Path) -> Any:
-    """An exclusive lock on the run folder, or a one-line refusal if another process has it."""
-    f = open(path / LOCK_FILE, "a+b")  # noqa: SIM115 (held open until the run closes)
-    try:
-        import fcntl
-    except ImportError:  # no advisory locks here (Windows): one process per folder is up to the user
-        return f
-    try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        raise InputError(f"{path} is in use by another kortsim process") from None
-    return f
-
-
-def _unlock(lock: Any) -> None:
-    with contextlib.suppress(OSError):
-        lock.close()  # closing the file releases the lock

@@ -17,7 +17,6 @@ it came through.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,212 +26,31 @@ import numba
 import numpy as np
 
 from simulator.errors import InputError
-from simulator.games import Game, Table, get_game
+from simulator.games import Game, Table
 from simulator.running.backends import (
-    MAX_BLOCK,
     Backend,
     check_backend_options,
     check_connect_timeout,
     resolve_backend,
 )
+from simulator.running.inputs import (
+    MAX_GAME_INDEX,
+    MAX_GAMES,
+    UNITS,
+    check_block_size,
+    check_game_index,
+    check_threads,
+    check_workers,
+    load_plugins,
+    make_table,
+    parse_players,
+    resolve_game,
+    resolve_players,
+    resolve_unit,
+)
 from simulator.running.records import MAX_RECORDS_IN_MEMORY
-from simulator.running.results import plain
-from strategies.checks import check_compiles
-from strategies.registry import Player, load_plugin, parse_spec
-
-MAX_SEED = (1 << 63) - 1
-# The most games (rounds or matches) one run may play: about three years of one fast core;
-# far below the game indices the random-stream contract allows (docs/random-streams.md).
-MAX_GAMES = 10**12
-# A game's index in a run is a signed 64-bit integer in the kernels: 0 <= index < 2**63.
-MAX_GAME_INDEX = (1 << 63) - 1
-UNITS = ("round", "match")
-
-SeedLike = int | np.integer | np.random.SeedSequence
-
-
-# --- the checks, one function per input --------------------------------------------------
-
-
-def _whole(value: Any) -> int | None:
-    """``value`` as an ``int`` when it is a whole number (not a bool), else None."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        return None
-    return int(value)
-
-
-def resolve_game(game: str | Game) -> Game:
-    """The game object for a game id (as ``kortsim games`` lists them, in any case) or the
-    game itself."""
-    if not isinstance(game, Game | str):
-        raise InputError(f"the game is a game id (see `kortsim games`), not {game!r}")
-    return game if isinstance(game, Game) else get_game(game)
-
-
-def load_plugins(plugins: Sequence[str | Path]) -> tuple[str, ...]:
-    """Load every strategy file of ``plugins``; return their paths as strings.
-
-    Raises
-    ------
-    strategies.registry.SpecError
-        When a file does not exist, fails to run or registers a name it may not.
-    """
-    if isinstance(plugins, str | Path):
-        plugins = [plugins]
-    paths = tuple(str(p) for p in plugins)
-    for path in paths:
-        load_plugin(path)
-    return paths
-
-
-def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
-    """The unit (``"round"`` or ``"match"``) and the number of games of a run.
-
-    Exactly one of ``rounds`` and ``matches`` is given, a whole number from 1 to
-    ``MAX_GAMES`` (10**12); anything else raises :class:`InputError` (one line).
-    """
-    if (rounds is None) == (matches is None):
-        raise InputError("give exactly one of --rounds N or --matches N")
-    unit, n = ("round", rounds) if rounds is not None else ("match", matches)
-    units = "rounds" if unit == "round" else "matches"
-    whole = _whole(n)
-    if whole is None or whole <= 0:
-        raise InputError(f"the number of {units} must be a positive whole number, not {n!r}")
-    if whole > MAX_GAMES:
-        raise InputError(
-            f"--{units} {whole}: at most {MAX_GAMES:,} (10**12) {units} in one run "
-            "(split a longer study into runs with different seeds)"
-        )
-    return unit, whole
-
-
-def check_game_index(game_index: int) -> int:
-    """A game's index in a run (``kortsim trace --game``) as an ``int``: a whole number from
-    0 to ``MAX_GAME_INDEX`` (2**63 - 1)."""
-    whole = _whole(game_index)
-    if whole is None:
-        raise InputError(f"--game takes a whole number, not {game_index!r}")
-    if not 0 <= whole <= MAX_GAME_INDEX:
-        raise InputError(
-            f"--game {whole}: a game's index counts from 0 and is below 2**63 (at most {MAX_GAME_INDEX})"
-        )
-    return whole
-
-
-def resolve_seed(seed: SeedLike | None) -> int:
-    """The run's seed as an ``int`` from 0 to 2**63 - 1 (the one recorded in the summary).
-
-    ``None`` draws a fresh one; an ``int`` or numpy integer is taken as it is; a
-    ``numpy.random.SeedSequence`` becomes the top 63 bits of its first 64-bit word,
-    ``int(seq.generate_state(1, np.uint64)[0]) >> 1`` (so the children of
-    ``seq.spawn(k)`` give k different seeds, and the same sequence the same seed).
-    Anything else is an :class:`InputError`.
-    """
-    if seed is None:
-        return secrets.randbits(63)
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, np.uint64)[0]) >> 1
-    whole = _whole(seed)
-    if whole is None:
-        shown = repr(seed).splitlines()[0] if repr(seed) else ""
-        shown = shown if len(shown) <= 40 else shown[:39] + "…"
-        raise InputError(
-            f"the seed must be a whole number from 0 to {MAX_SEED} or a numpy SeedSequence, "
-            f"not {type(seed).__name__} {shown}"
-        )
-    if not 0 <= whole <= MAX_SEED:
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}")
-    return whole
-
-
-def seed_provenance(seed: Any) -> dict[str, Any]:
-    """Where a seed came from, when it was not a plain number: a SeedSequence's entropy and
-    spawn key (the recorded integer seed is :func:`resolve_seed` of it)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return plain({"seed_sequence": {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}})
-    return {}
-
-
-def make_table(
-    game: Game,
-    rules: Mapping[str, Any] | Any = None,
-    players: int | None = None,
-    reaction: Sequence[Any] | None = None,
-) -> Table:
-    """The table a run is played at: the rules (a mapping, a list of ``NAME=VALUE`` or the
-    game's Rules object), the number of seats (default: the game's) and the reaction
-    profiles (Gris games), each checked by the game."""
-    if players is not None and _whole(players) is None:
-        raise InputError(f"--players takes a whole number of seats, not {players!r}")
-    return game.table(rules, None if players is None else int(players), reaction)
-
-
-def parse_players(game: Game, strategies: Sequence[str | Player] | str | Player) -> list[Player]:
-    """The strategies given (specs or :class:`Player` objects) as players of ``game``: at
-    least one, each for this game and each compiling (a user strategy is compiled alone
-    here, so that a strategy numba cannot compile is one line before anything is played)."""
-    if isinstance(strategies, str | Player):
-        strategies = [strategies]
-    if not strategies:
-        raise InputError("give at least one strategy (-s NAME)")
-    players = [parse_spec(s, game.name) if isinstance(s, str) else s for s in strategies]
-    for p in players:
-        if p.family.game != game.name:
-            raise InputError(f"strategy {p.spec!r} is for {p.family.game}, not {game.name}")
-        check_compiles(p.family)
-    return players
-
-
-def resolve_players(game: Game, strategies: Sequence[str | Player] | str, n_seats: int) -> list[Player]:
-    """One strategy fills every seat; otherwise one per seat, in seat order."""
-    players = parse_players(game, strategies)
-    if len(players) == 1:
-        return players * n_seats
-    if len(players) != n_seats:
-        raise InputError(
-            f"{len(players)} strategies for {n_seats} seats: give one for every seat, or one for all"
-        )
-    return players
-
-
-def check_block_size(block_size: int | None) -> None:
-    """``block_size`` is None (sized automatically) or a whole number from 1 to ``MAX_BLOCK``
-    (2**22 games; runs with records play at most ``MAX_RECORDS_BLOCK`` games at a time)."""
-    if block_size is None:
-        return
-    whole = _whole(block_size)
-    if whole is None:
-        raise InputError(f"the block size must be a whole number, not {block_size!r}")
-    if not 1 <= whole <= MAX_BLOCK:
-        raise InputError(
-            f"--block-size {whole}: give 1 to {MAX_BLOCK:,} (2**22) games per block "
-            "(the figures do not depend on it)"
-        )
-
-
-def check_threads(threads: int | None) -> int | None:
-    """``threads`` is None (every thread numba may use) or a whole number from 1 to
-    ``numba.config.NUMBA_NUM_THREADS``."""
-    if threads is None:
-        return None
-    whole = _whole(threads)
-    most = numba.config.NUMBA_NUM_THREADS
-    if whole is None:
-        raise InputError(f"--threads takes a whole number, not {threads!r}")
-    if not 1 <= whole <= most:
-        raise InputError(f"--threads {whole}: give 1 to {most} (the threads numba may use here)")
-    return whole
-
-
-def check_workers(workers: int | None) -> int | None:
-    """``workers`` is None or a whole number (its range is checked with the backend)."""
-    if workers is None:
-        return None
-    whole = _whole(workers)
-    if whole is None:
-        raise InputError(f"--workers takes a whole number of processes, not {workers!r}")
-    return whole
-
+from simulator.running.seed import MAX_SEED, SeedLike, resolve_seed, seed_provenance
+from strategies.registry import Player
 
 # --- the two objects ------------------------------------------------------------------------
 
@@ -553,6 +371,7 @@ __all__ = [
     "MAX_GAME_INDEX",
     "MAX_SEED",
     "RUN_ONLY_OPTIONS",
+    "UNITS",
     "Execution",
     "SeedLike",
     "Setup",

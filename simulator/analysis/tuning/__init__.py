@@ -13,8 +13,10 @@ plays it, then confirms the winner on fresh deals.  The pieces:
   why; points that play alike are paid for once;
 * :mod:`~simulator.analysis.tuning.seeds`: the search's and the confirmation's disjoint seeds;
 * :mod:`~simulator.analysis.tuning.confirm`: the confirmation and its sentences;
+* :mod:`~simulator.analysis.tuning.plan`: a tune checked before anything is played (``TunePlan``);
 * :mod:`~simulator.analysis.tuning.result` and :mod:`~simulator.analysis.tuning.storage`: the summary,
-  trials table, plot, and the ``--out`` folder that ``--resume`` continues from.
+  trials table, plot, and the ``--out`` folder that ``--resume`` continues from (claimed and
+  locked as every run folder is, :mod:`simulator.running.claim`).
 """
 
 import importlib
@@ -22,7 +24,7 @@ from typing import Any
 
 from simulator.analysis.tuning.space import DEFAULT_TRIALS
 
-_FROM = {"TunePlan": "api", "plan_tune": "api", "play_tune": "api", "tune": "api", "TuneResult": "result"}
+_FROM = {"TunePlan": "plan", "plan_tune": "plan", "play_tune": "api", "tune": "api", "TuneResult": "result"}
 
 
 def __getattr__(name: str) -> Any:

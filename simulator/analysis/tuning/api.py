@@ -8,110 +8,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import optuna
 from optuna.trial import TrialState
 
-from simulator.analysis.tuning import seeds, storage
+from simulator.analysis.tuning import storage
 from simulator.analysis.tuning.confirm import confirm as play_confirmation
 from simulator.analysis.tuning.evaluate import Evaluator
-from simulator.analysis.tuning.result import TuneResult, build_summary, trials_frame
+from simulator.analysis.tuning.plan import MAX_ITERATE, MAX_TRIALS, TunePlan, plan_tune
+from simulator.analysis.tuning.result import TuneResult, build_summary, trials_frame, write_outputs
 from simulator.analysis.tuning.search import Search, make_pruner
-from simulator.analysis.tuning.space import DEFAULT_TRIALS, Space, parse_space
+from simulator.analysis.tuning.space import DEFAULT_TRIALS
 from simulator.errors import InputError
-from simulator.games.base import Game, Metric
-from simulator.running.setup import Execution, SeedLike, Setup, load_plugins, resolve_game, resolve_seed
+from simulator.games.base import Game
+from simulator.running.claim import resume_seed
+from simulator.running.setup import Execution, SeedLike
 from strategies.registry import Player, parse_spec
-
-MAX_TRIALS = 10_000
-MAX_ITERATE = 20
-
-
-@dataclass(frozen=True)
-class TunePlan:
-    """A checked tune, before anything is played."""
-
-    space: Space
-    start: Player
-    field: Player
-    metric: Metric
-    search: Setup
-    confirm: Setup
-    seed: int
-    trials: int
-    iterate: int
-
-
-def _metric(g: Game, unit: str, name: str | None) -> Metric:
-    metrics = g.metrics(unit)
-    if name is None:
-        return metrics[0]
-    for m in metrics:
-        if m.name == name:
-            return m
-    names = ", ".join(m.name for m in metrics)
-    raise InputError(f"unknown metric {name!r} for {g.name} {unit}s (metrics: {names})")
-
-
-def _count(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
-        raise InputError(f"{what} takes a whole number from {low} to {high:,}, not {value!r}")
-    return int(value)
-
-
-def plan_tune(
-    game: str | Game,
-    strategy: str,
-    *,
-    vs: str | None = None,
-    rounds: int | None = None,
-    matches: int | None = None,
-    metric: str | None = None,
-    seed: SeedLike | None = None,
-    trials: int = DEFAULT_TRIALS,
-    confirm: int | None = None,
-    iterate: int = 1,
-    rules: Mapping[str, Any] | Any = None,
-    players: int | None = None,
-    reaction: Sequence[Any] | None = None,
-    plugins: Sequence[str | Path] = (),
-) -> TunePlan:
-    """Check every input of a tune (the keywords of :func:`tune`) and say what it plays.
-
-    Raises
-    ------
-    InputError
-        For any bad input, in one line, before anything is played.
-    """
-    load_plugins(plugins)
-    g = resolve_game(game)
-    if not isinstance(strategy, str):
-        raise InputError(f"the strategy to tune is a spec string (NAME:PARAM=LO..HI), not {strategy!r}")
-    if vs is not None and not isinstance(vs, str):
-        raise InputError(f"--vs takes a strategy spec string (NAME or NAME:PARAM=VALUE), not {vs!r}")
-    space = parse_space(strategy, g)
-    start = space.player({})
-    trials = _count(trials, "--trials", 1, MAX_TRIALS)
-    iterate = _count(iterate, "--iterate", 1, MAX_ITERATE)
-    chosen = resolve_seed(seed)
-    common = {
-        "rules": rules,
-        "players": players,
-        "reaction": reaction,
-        "plugins": plugins,
-        "fill_seats": False,
-    }
-    search = Setup.build(g, [start], rounds=rounds, matches=matches, seed=seeds.search_seed(chosen), **common)
-    m = _metric(g, search.unit, metric)
-    field_player = parse_spec(vs if vs is not None else (g.default_opponent or start.spec), g.name)
-    n_confirm = search.n if confirm is None else _count(confirm, "--confirm", 1, 10**12)
-    amount = {"rounds": n_confirm} if search.unit == "round" else {"matches": n_confirm}
-    check = Setup.build(g, [start], seed=seeds.confirm_seed(chosen), **amount, **common)
-    return TunePlan(space, start, field_player, m, search, check, chosen, trials, iterate)
 
 
 def _study(plan: TunePlan, out: Path | None, iteration: int, start: Player) -> optuna.Study:
@@ -208,7 +122,7 @@ def play_tune(
     )
     result = TuneResult(summary, table)
     if out is not None:
-        storage.write_outputs(result, out)
+        write_outputs(result, out)
     return result
 
 
@@ -289,8 +203,7 @@ def tune(
     folder = None if out is None else Path(out)
     if resume and folder is None:
         raise InputError("--resume needs --out DIR (the tune's folder)")
-    if resume and seed is None and folder is not None:
-        seed = storage.stored_seed(folder)
+    seed = resume_seed(seed, folder, resume)
     if isinstance(plugins, str | Path):
         plugins = [plugins]
     execution = Execution.build(threads=threads, block_size=block_size, progress=progress)
@@ -298,6 +211,10 @@ def tune(
         game, strategy, vs=vs, rounds=rounds, matches=matches, metric=metric, seed=seed, trials=trials,
         confirm=confirm, iterate=iterate, rules=rules, players=players, reaction=reaction, plugins=plugins,
     )  # fmt: skip
-    if folder is not None:
-        storage.claim(folder, plan, resume)
-    return play_tune(plan, execution, out=folder, on_trial=on_trial)
+    if folder is None:
+        return play_tune(plan, execution, on_trial=on_trial)
+    with storage.open_folder(folder, plan, resume):
+        return play_tune(plan, execution, out=folder, on_trial=on_trial)
+
+
+__all__ = ["MAX_ITERATE", "MAX_TRIALS", "TunePlan", "plan_tune", "play_tune", "tune"]

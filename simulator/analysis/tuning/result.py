@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import math
 import platform
 import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,6 +18,7 @@ from optuna.trial import TrialState
 from simulator.analysis.tuning.confirm import metric_unit
 from simulator.analysis.tuning.evaluate import RUNG_STEPS, Sums
 from simulator.analysis.tuning.search import REDUCTION
+from simulator.engine.files import write_atomic
 from simulator.reporting import formatting
 from simulator.running.results import SCHEMA_VERSION, dumps_json, plain
 from simulator.running.results import provenance as make_provenance
@@ -24,7 +27,7 @@ from strategies.registry import parse_spec
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from simulator.analysis.tuning.api import TunePlan
+    from simulator.analysis.tuning.plan import TunePlan
     from simulator.analysis.tuning.search import Search
 
 
@@ -271,3 +274,22 @@ def shown(v: float, ci: list[float], rate: bool) -> str:
     """A difference with its interval for people (percentage points for a rate)."""
     k = 100.0 if rate else 1.0
     return formatting.with_interval(v * k, [c * k for c in ci], sign=True)
+
+
+def write_outputs(result: TuneResult, out: Path) -> list[Path]:
+    """``tune.json``, ``trials.parquet`` and the plot (PNG and SVG) in ``out``."""
+    import matplotlib.pyplot as plt
+
+    from simulator.reporting import plots
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "tune.json", result.to_json())
+    table = result.trials.copy()
+    table.attrs = {}
+    buf = io.BytesIO()
+    table.to_parquet(buf, index=False)
+    write_atomic(out / "trials.parquet", buf.getvalue())
+    ax = result.plot()
+    paths = plots.save(ax.figure, out / "figures", "tune")
+    plt.close(ax.figure)
+    return [out / "tune.json", out / "trials.parquet", paths["png"]]

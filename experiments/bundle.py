@@ -1,0 +1,400 @@
+"""An experiment's run folder and report: :class:`Bundle` collects the steps, tables, figures
+and sentences of a run and writes the folder; :func:`start` opens one.
+
+The folder is claimed as every ``--out`` folder is (:mod:`simulator.running.claim`: one
+wording for every refusal, a folder holding files kortsim did not write refused, the
+folder's lock held while the run plays), and every file is written whole or not at all
+(:mod:`simulator.engine.files`).  ``experiment.json`` is the journal of finished steps:
+each names its result file in ``steps/`` and that file's SHA-256, checked before it is
+read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import re
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+
+from experiments.study import (
+    SIZES,
+    STATE_FILE,
+    STATE_FORMAT,
+    STEPS_DIR,
+    ExperimentInterrupted,
+    ExperimentResult,
+    Progress,
+    Step,
+    as_progress,
+    default_out,
+)
+from simulator.engine.files import write_atomic
+from simulator.errors import InputError
+from simulator.running.claim import FolderLock, already_holds, cannot_resume, claim, resume_seed
+from simulator.running.setup import resolve_seed
+
+
+def experiment_provenance(
+    mod: ModuleType, size: str, cfg: Mapping[str, Any], seed: int, players: list
+) -> dict:
+    """Provenance of an experiment run: the study, its config, and the usual run provenance."""
+    import subprocess
+
+    from simulator.running.results import provenance
+
+    prov = provenance(seed, {}, players)
+    prov.pop("rules", None)
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd=Path(__file__).resolve().parent,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {
+        "experiment": mod.NAME,
+        "version": mod.VERSION,
+        "size": size,
+        "config": dict(cfg),
+        **prov,
+        "git_commit": commit or None,
+    }
+
+
+def _source_hash(mod: ModuleType) -> str:
+    try:
+        return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()[:16]  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return ""
+
+
+def _slug(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=_-]+", "_", key)[:80]
+
+
+class Bundle:
+    """Collects an experiment's steps, tables, figures and sentences, then writes the folder.
+
+    Opening it starts a run in ``out_dir`` or, with ``resume``, continues the one there."""
+
+    def __init__(
+        self,
+        mod: ModuleType,
+        size: str,
+        out_dir: str | Path,
+        seed: int,
+        cfg: Mapping[str, Any],
+        *,
+        resume: bool = False,
+        progress: Progress | Callable[[str], None] | None = None,
+    ):
+        self.mod = mod
+        self.size = size
+        self.out = Path(out_dir)
+        self.seed = seed
+        self.cfg = dict(cfg)
+        self.answer: list[str] = []
+        self.headlines: list = []
+        self.notes: list[str] = []
+        self.sections: list = []
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.figures: dict[str, Path] = {}
+        self.players: dict[str, Any] = {}
+        self.progress = as_progress(progress)
+        self.steps: list[Step] = list(mod.plan(self.cfg))
+        self._plan = {s.key: s for s in self.steps}
+        if len(self._plan) != len(self.steps):
+            raise RuntimeError(f"{mod.NAME}: the plan repeats a step key")
+        self._ran: list[str] = []
+        self._open(resume)
+        done = sum(1 for s in self.steps if s.key in self.state["steps"])
+        self.progress.plan(sum(s.cost for s in self.steps), len(self.steps), done)
+
+    # --- the run folder ---------------------------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return {
+            "experiment": self.mod.NAME,
+            "version": self.mod.VERSION,
+            "size": self.size,
+            "config": self.cfg,
+            "code_sha256": _source_hash(self.mod),
+        }
+
+    def _open(self, resume: bool) -> None:
+        out = self.out
+        held = claim(out, "experiment", resume)
+        if held and not resume:
+            raise already_holds(out, "run", STATE_FILE)
+        if not resume:
+            stray = [f for f in ("report.json", "summary.parquet") if (out / f).exists()]
+            if stray:
+                raise already_holds(out, "run", stray[0])
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(
+                f"--out {out}: cannot create the experiment's folder: {exc.strerror or exc}"
+            ) from None
+        self._lock: FolderLock | None = FolderLock(out, "experiment")
+        try:
+            self.state = self._read_state() if resume else self._new_state()
+            self._save_state()
+        except BaseException:
+            self.close()
+            raise
+
+    def _new_state(self) -> dict[str, Any]:
+        return {
+            "kortsim_experiment": STATE_FORMAT,
+            "settings": self.settings,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "sessions": 1,
+            "complete": False,
+            "steps": {},
+            "strategies": {},
+        }
+
+    def _read_state(self) -> dict[str, Any]:
+        path = self.out / STATE_FILE
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{path} cannot be read: {exc}") from None
+        if not isinstance(state, dict) or state.get("kortsim_experiment") != STATE_FORMAT:
+            raise InputError(f"{path} is not an experiment run this kortsim can resume")
+        diffs = _differences(state.get("settings", {}), self.settings)
+        if diffs:
+            raise cannot_resume(self.out, diffs)
+        state["sessions"] = int(state.get("sessions", 1)) + 1
+        state.setdefault("steps", {})
+        state.setdefault("strategies", {})
+        return state
+
+    def close(self) -> None:
+        """Release the folder (when the run finishes, stops or fails)."""
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.release()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _save_state(self) -> None:
+        write_atomic(self.out / STATE_FILE, json.dumps(self.state, indent=1, ensure_ascii=False) + "\n")
+
+    def step(self, key: str, fn: Callable[[Callable[[int], None]], Any]) -> Any:
+        """The value of step ``key``: read back from the folder if it finished earlier, else
+        ``fn(progress)`` (``progress(k)``: k more of the step's games are done), stored."""
+        st = self._plan.get(key)
+        if st is None:
+            raise RuntimeError(f"{self.mod.NAME}: step {key!r} is not in its plan")
+        if key in self._ran:
+            raise RuntimeError(f"{self.mod.NAME}: step {key!r} ran twice")
+        self._ran.append(key)
+        try:
+            return self._step(key, st, fn)
+        except KeyboardInterrupt:
+            self.close()
+            done = sum(1 for s in self.steps if s.key in self.state["steps"])
+            raise ExperimentInterrupted(self.out, done, len(self.steps)) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _step(self, key: str, st: Step, fn: Callable[[Callable[[int], None]], Any]) -> Any:
+        index = self.steps.index(st) + 1
+        label = st.label or key
+        rec = self.state["steps"].get(key)
+        if rec is not None:
+            value = self._load(key, rec)
+            self.progress.step(index, len(self.steps), label, True)
+            self.progress.advance(st.cost)
+            return value
+        self.progress.step(index, len(self.steps), label, False)
+        spent = 0.0
+
+        def games(k: int) -> None:
+            nonlocal spent
+            c = min(k * st.weight, st.cost - spent)
+            if c > 0:
+                spent += c
+                self.progress.advance(c)
+
+        t0 = time.perf_counter()
+        value = fn(games)
+        if st.cost > spent:
+            self.progress.advance(st.cost - spent)
+        self._store(key, index, value, time.perf_counter() - t0)
+        return value
+
+    def _store(self, key: str, index: int, value: Any, elapsed: float) -> None:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        folder = self.out / STEPS_DIR
+        folder.mkdir(exist_ok=True)
+        name = f"{index:03d}-{_slug(key)}.pkl"
+        write_atomic(folder / name, data)
+        self.state["steps"][key] = {
+            "file": f"{STEPS_DIR}/{name}",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "elapsed_s": round(elapsed, 3),
+        }
+        self._save_state()
+
+    def _load(self, key: str, rec: Mapping[str, Any]) -> Any:
+        path = self.out / str(rec.get("file", ""))
+        try:
+            data = path.read_bytes()
+        except OSError:
+            raise InputError(
+                f"{path} (step {key!r}) is missing; remove its entry from {self.out / STATE_FILE} "
+                "to play it again, or start over in another --out folder"
+            ) from None
+        if hashlib.sha256(data).hexdigest() != rec.get("sha256"):
+            raise InputError(
+                f"{path} (step {key!r}) does not match its checksum in {self.out / STATE_FILE}; "
+                "delete the file and its entry to play that step again, or start over in another --out folder"
+            )
+        try:
+            return pickle.loads(data)  # our own file, checked against its recorded hash
+        except Exception as exc:  # written by another version of the code
+            raise InputError(f"{path} (step {key!r}) cannot be read back: {exc}") from None
+
+    # --- what the report says -----------------------------------------------------------
+
+    def use(self, *players: Any) -> None:
+        """Record strategies used (Player objects) for the provenance; a strategy whose code
+        changed since the run started is refused (its finished steps would not match)."""
+        changed = False
+        for p in players:
+            self.players.setdefault(p.spec, p)
+            digest = p.family.source_hash()
+            who = f"{p.family.game}/{p.spec}"  # the same name in two games is two strategies
+            old = self.state["strategies"].get(who)
+            if old is not None and old != digest:
+                self.close()
+                raise InputError(
+                    f"cannot resume {self.out}: strategy {p.spec}'s code has changed since the run started "
+                    "(start a new run in another --out folder)"
+                )
+            if old is None:
+                self.state["strategies"][who] = digest
+                changed = True
+        if changed:
+            self._save_state()
+
+    def table(self, name: str, df: pd.DataFrame) -> pd.DataFrame:
+        self.tables[name] = df.reset_index(drop=True)
+        return self.tables[name]
+
+    def figure(self, name: str, fig) -> Path:
+        from simulator.reporting import plots
+
+        self.figures[name] = plots.save(fig, self.out / "figures", name)["png"]
+        return self.figures[name]
+
+    def section(self, title: str, text: list[str] | None = None, tables=(), figures=()) -> None:
+        from simulator.reporting.pages import Section
+
+        self.sections.append(Section(title, [t for t in (text or []) if t], list(tables), list(figures)))
+
+    def headline(self, question: str, answer: str) -> None:
+        """One question of the study and its answer in one plain line (numbers and interval)."""
+        from simulator.reporting.pages import Headline
+
+        self.headlines.append(Headline(question, answer))
+
+    def finish(self, summary_table: str) -> ExperimentResult:
+        from simulator.reporting import pages as report
+
+        missing = [s.key for s in self.steps if s.key not in self._ran]
+        if missing:
+            raise RuntimeError(f"{self.mod.NAME}: planned steps never ran: {', '.join(missing)}")
+        prov = experiment_provenance(self.mod, self.size, self.cfg, self.seed, list(self.players.values()))
+        prov["run"] = {
+            "out": str(self.out),
+            "complete": True,
+            "steps": len(self.steps),
+            "sessions": int(self.state.get("sessions", 1)),
+        }
+        rep = report.Report(
+            title=f"{self.mod.TITLE} ({self.mod.NAME} v{self.mod.VERSION}, size {self.size})",
+            question=self.mod.QUESTION,
+            answer=[a for a in self.answer if a],
+            sections=self.sections,
+            tables=self.tables,
+            figures=self.figures,
+            provenance=prov,
+            notes=self.notes,
+            headlines=self.headlines,
+        )
+        report.write(rep, self.out, summary_table)
+        self.state["complete"] = True
+        self._save_state()
+        self.close()
+        return ExperimentResult(
+            self.mod.NAME,
+            self.mod.VERSION,
+            self.size,
+            self.seed,
+            self.cfg,
+            self.out,
+            rep.answer,
+            self.tables,
+            self.figures,
+            headlines=list(self.headlines),
+            extra={"steps": len(self.steps), "sessions": int(self.state.get("sessions", 1))},
+        )
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What differs between a stored experiment run's settings and this one's, in words."""
+    if old.get("experiment") != new["experiment"]:
+        return [f"it is a {old.get('experiment')} run, not {new['experiment']}"]
+    out = []
+    if old.get("version") != new["version"]:
+        out.append(f"it was made by version {old.get('version')} of the experiment, not {new['version']}")
+    if old.get("size") != new["size"]:  # a size is a whole config: say only that
+        flag = "" if old.get("size") == "full" else f" (give --{old.get('size')})"
+        return [*out, f"it is the {old.get('size')} size{flag}, not {new['size']}"]
+    oc, nc = old.get("config", {}), new["config"]
+    for key in sorted(set(oc) | set(nc)):
+        if oc.get(key) != nc.get(key):
+            out.append(f"its {key} is {oc.get(key)}, not {nc.get(key)}")
+    if not out and old.get("code_sha256") != new["code_sha256"]:
+        out.append("the experiment's code has changed since the run started")
+    return out
+
+
+def start(
+    mod: ModuleType,
+    size: str,
+    out_dir: str | Path | None,
+    seed: int | None,
+    *,
+    resume: bool = False,
+    progress: Progress | Callable[[str], None] | None = None,
+) -> Bundle:
+    """The config of ``size`` and a Bundle writing into ``out_dir`` (default results/NAME).
+
+    With ``resume`` and no ``seed``, the stored run's seed is used."""
+    if size not in SIZES:
+        raise InputError(f"unknown size {size!r} (sizes: {', '.join(SIZES)})")
+    cfg = dict(mod.CONFIG[size])
+    out = Path(out_dir) if out_dir is not None else default_out(mod.NAME)
+    seed = resume_seed(seed, out, resume)
+    seed = resolve_seed(cfg["seed"] if seed is None else seed)
+    cfg["seed"] = seed
+    return Bundle(mod, size, out, seed, cfg, resume=resume, progress=progress)
