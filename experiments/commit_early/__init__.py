@@ -34,8 +34,20 @@ import pandas as pd
 
 import experiments
 from experiments.commit_early.analysis import _rows
-from experiments.commit_early.plan import CONFIG, NAME, QUESTION, TITLE, VERSION, _candidates, plan
-from experiments.commit_early.report import HEADLINE_WORDS, _figure, _headlines, _sentences
+from experiments.commit_early.plan import (
+    CONFIG,
+    LABELS,
+    LOWER_IS_BETTER,
+    MATCH_COST,
+    METRICS,
+    NAME,
+    QUESTION,
+    TITLE,
+    VERSION,
+    _candidates,
+    plan,
+)
+from experiments.commit_early.report import GAME_NAMES, HEADLINE_WORDS, NOUNS, _figure, _headlines, _sentences
 from simulator.analysis.compare import compare
 from strategies.registry import parse_spec
 
@@ -84,4 +96,20 @@ def run(
 
 
 # What the experiment runner reads (name, sizes, plan, run) and what other code uses.
-__all__ = ["CONFIG", "HEADLINE_WORDS", "NAME", "QUESTION", "TITLE", "VERSION", "compare", "plan", "run"]
+__all__ = [
+    "CONFIG",
+    "GAME_NAMES",
+    "HEADLINE_WORDS",
+    "LABELS",
+    "LOWER_IS_BETTER",
+    "MATCH_COST",
+    "METRICS",
+    "NAME",
+    "NOUNS",
+    "QUESTION",
+    "TITLE",
+    "VERSION",
+    "compare",
+    "plan",
+    "run",
+]

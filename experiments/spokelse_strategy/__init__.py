@@ -32,7 +32,17 @@ from pathlib import Path
 from typing import Any
 
 import experiments
-from experiments.spokelse_strategy.plan import CONFIG, NAME, QUESTION, TITLE, VERSION, plan
+from experiments.spokelse_strategy.plan import (
+    CONFIG,
+    MATCH_COST,
+    NAME,
+    QUESTION,
+    REFERENCE_COST,
+    STOCK_CARDS,
+    TITLE,
+    VERSION,
+    plan,
+)
 from experiments.spokelse_strategy.seats import first_player, strongest
 from experiments.spokelse_strategy.swap import swap_slot
 from experiments.spokelse_strategy.threshold_lab import LAB, lab, register_lab
@@ -63,8 +73,11 @@ def run(
 __all__ = [
     "CONFIG",
     "LAB",
+    "MATCH_COST",
     "NAME",
     "QUESTION",
+    "REFERENCE_COST",
+    "STOCK_CARDS",
     "TITLE",
     "VERSION",
     "discard_value",
