@@ -36,7 +36,7 @@ from experiments.study import (
     as_progress,
     default_out,
 )
-from simulator.engine.files import write_atomic
+from simulator.engine.files import atomic_write
 from simulator.errors import InputError
 from simulator.running.claim import FolderLock, already_holds, cannot_resume, claim, resume_seed
 from simulator.running.setup import resolve_seed
@@ -193,7 +193,7 @@ class Bundle:
         self.close()
 
     def _save_state(self) -> None:
-        write_atomic(self.out / STATE_FILE, json.dumps(self.state, indent=1, ensure_ascii=False) + "\n")
+        atomic_write(self.out / STATE_FILE, json.dumps(self.state, indent=1, ensure_ascii=False) + "\n")
 
     def step(self, key: str, fn: Callable[[Callable[[int], None]], Any]) -> Any:
         """The value of step ``key``: read back from the folder if it finished earlier, else
@@ -245,7 +245,7 @@ class Bundle:
         folder = self.out / STEPS_DIR
         folder.mkdir(exist_ok=True)
         name = f"{index:03d}-{_slug(key)}.pkl"
-        write_atomic(folder / name, data)
+        atomic_write(folder / name, data)
         self.state["steps"][key] = {
             "file": f"{STEPS_DIR}/{name}",
             "sha256": hashlib.sha256(data).hexdigest(),

@@ -112,7 +112,7 @@ def test_messages_name_the_kernel_or_the_strategy_and_why():
     from experiments.spokelse_strategy import lab
 
     assert kernel_message(spokelse, [lab(), lab()], builtin=False) == (
-        "compiling strategy threshold-lab from spokelse_strategy.py with the Spøkelse kernel "
+        "compiling strategy threshold-lab from threshold_lab.py with the Spøkelse kernel "
         "(first run of this version of the file only)"
     )
 

@@ -4,6 +4,7 @@ embeds its figures; `kortsim report` refreshes a folder and rejects one without 
 import base64
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -109,3 +110,34 @@ def test_a_folder_without_results_is_one_line_exit_2(tmp_path):
     ]
     res = runner.invoke(app, ["report", str(tmp_path / "missing")])
     assert res.exit_code == 2 and "is not a folder" in res.stderr
+
+
+def test_the_page_escapes_every_text_and_embeds_its_figures(tmp_path):
+    """report.html comes from the shipped Jinja2 template with autoescape on: text from a report
+    (titles, sentences, table cells, provenance) cannot open a tag, and figures are data URIs."""
+    from importlib.resources import files
+
+    from simulator.reporting import plots
+
+    for name in ("report.html.j2", "report.css"):
+        assert files("simulator.reporting").joinpath("templates", name).is_file()  # shipped as package data
+    fig = plots.histogram({"seat 0": np.array([1, 3, 2])}, xlabel="points", title="t")
+    png = plots.save(fig, tmp_path / "figures", "h")["png"]
+    evil = "<script>alert('x')</script> & \"q\""
+    rep = report.Report(
+        title=evil,
+        headlines=[report.Headline(evil, evil)],
+        answer=[evil],
+        sections=[report.Section(evil, text=[evil], tables=["t"], figures=["h"])],
+        tables={"t": pd.DataFrame({"who": [evil], "n": [1]})},
+        figures={"h": png},
+        provenance={"who": evil},
+        notes=[evil],
+    )
+    page = report.render_html(rep)
+    assert "<script>" not in page and "alert(&#39;x&#39;)" in page and "&amp; &#34;q&#34;" in page
+    # title, heading, headline (2), answer, section, text, note, provenance, and the table cell
+    assert page.count("&lt;script&gt;") == 10
+    assert page.count("<td>&lt;script&gt;") == 1  # the table cell, escaped by pandas
+    assert '<img alt="h" src="data:image/svg+xml;base64,' in page and "figures/" not in page
+    assert page.startswith("<!doctype html>") and page.endswith("</body></html>")

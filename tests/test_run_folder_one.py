@@ -21,7 +21,7 @@ import simulator
 from experiments import commit_early
 from simulator.analysis.tuning import storage
 from simulator.cli import app
-from simulator.engine.files import write_atomic
+from simulator.engine.files import atomic_write
 from simulator.errors import InputError
 from simulator.running import checkpoint, claim
 from simulator.running.checkpoint import JOURNAL_FILE, verify_folder
@@ -160,9 +160,9 @@ def test_one_stored_seed_for_every_kind_of_folder(tmp_path, monkeypatch):
 
 def test_write_atomic_leaves_the_old_file_when_the_rename_fails(tmp_path, monkeypatch):
     target = tmp_path / "f.json"
-    write_atomic(target, "old")
+    atomic_write(target, "old")
     assert target.read_text() == "old"
-    write_atomic(target, b"new")
+    atomic_write(target, b"new")
     assert target.read_bytes() == b"new"
 
     def fail(*args):
@@ -170,7 +170,7 @@ def test_write_atomic_leaves_the_old_file_when_the_rename_fails(tmp_path, monkey
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(OSError):
-        write_atomic(target, "lost")
+        atomic_write(target, "lost")
     assert target.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
 
 

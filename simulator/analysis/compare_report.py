@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 from simulator.analysis.compare import CompareResult
 from simulator.engine import fields
 from simulator.engine.fields import Field, games_word
+from simulator.engine.files import atomic_path, atomic_write
 from strategies.registry import Player, parse_spec
 
 
@@ -322,7 +323,7 @@ def compare_report(result: CompareResult, out_dir: str | Path, title: str | None
     )
     report.write(rep, out, "compare")
     _add_summary(out / "summary.parquet", result)
-    (out / "summary.json").write_text(result.to_json() + "\n")
+    atomic_write(out / "summary.json", result.to_json() + "\n")
     return rep
 
 
@@ -331,7 +332,8 @@ def _add_summary(path: Path, result: CompareResult) -> None:
     table = pq.read_table(path)
     meta = dict(table.schema.metadata or {})
     meta[b"kortsim.summary"] = result.to_json(indent=None).encode()
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    with atomic_path(path) as tmp:
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
 
 
 def read_summary(path: str | Path) -> dict[str, Any]:

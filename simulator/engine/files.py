@@ -1,30 +1,33 @@
-"""Writing a file whole or not at all: a temporary file in the same folder, fsync, rename.
+"""Files written whole or not at all: a temporary file beside the target, flushed to disk, then
+renamed over it, so a reader (or a run interrupted mid-write) never sees half a file.
 
-A process killed at any moment (even by SIGKILL) leaves the file either as it was or as it
-is meant to be, never half written.
+:func:`atomic_write` writes bytes or text; :func:`atomic_path` gives a temporary path to a
+writer that wants one (``pyarrow.parquet.write_table``, ``Figure.savefig``, ``DataFrame.to_csv``)
+and puts the file in place when the block ends without an error.  The temporary file is
+``.NAME.RANDOM.tmp`` in the target's folder (a rename is atomic only within one file system),
+opened exclusively, so threads and processes writing the same target never share one; it gets
+the permissions any new file gets (the umask applies).  Imports: the standard library only.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
-
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` (``str`` as UTF-8) to ``path`` via a temporary file in the same folder,
-    made durable (fsync) before it is renamed into place, and the rename made durable too."""
-    _replace(Path(path), data, durable=True)
+TMP_SUFFIX = ".tmp"  # a leftover temporary file matches ``.*.tmp`` in its folder
 
 
-def write_replace(path: str | Path, data: bytes | str) -> None:
-    """As :func:`write_atomic` without the fsyncs: whole or not at all, but perhaps the
-    previous version after a power cut (for files rewritten often and rebuilt if lost)."""
-    _replace(Path(path), data, durable=False)
+def temporary_name(path: Path) -> Path:
+    """A fresh hidden name beside ``path`` for its temporary file."""
+    return path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}{TMP_SUFFIX}")
 
 
-def fsync_dir(folder: str | Path) -> None:
-    """Make a rename in ``folder`` durable (where the platform can open a folder)."""
+def fsync_dir(folder: str | os.PathLike[str]) -> None:
+    """Flush a folder's entries to disk (so a rename in it survives a crash); a no-op where a
+    folder cannot be opened (Windows)."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:
@@ -33,19 +36,74 @@ def fsync_dir(folder: str | Path) -> None:
             os.close(fd)
 
 
-def _replace(path: Path, data: bytes | str, durable: bool) -> None:
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _sync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
     try:
-        with open(tmp, "wb") as f:
-            f.write(raw)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], *, fsync: bool = True) -> Iterator[Path]:
+    """A temporary path to write ``path``'s content to; renamed over ``path`` when the block
+    ends, removed if it raises.
+
+    Parameters
+    ----------
+    path
+        The file to write (its folder must exist).
+    fsync
+        Flush the file and the folder to disk (off only where durability does not matter and
+        speed does, e.g. a progress note rewritten many times a second).
+
+    Examples
+    --------
+    >>> with atomic_path(folder / "table.parquet") as tmp:  # doctest: +SKIP
+    ...     pq.write_table(table, tmp)
+    """
+    target = Path(path)
+    tmp = temporary_name(target)
+    try:
+        yield tmp
+        if fsync:
+            _sync_file(tmp)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    if durable:
-        fsync_dir(path.parent)
+    if fsync:
+        fsync_dir(target.parent)
+
+
+def atomic_write(
+    path: str | os.PathLike[str], data: bytes | str, *, fsync: bool = True, encoding: str = "utf-8"
+) -> Path:
+    """Write ``data`` (text is encoded with ``encoding``, newlines as given) to ``path`` whole
+    or not at all; returns the path.
+
+    Parameters
+    ----------
+    path
+        The file to write (its folder must exist).
+    data
+        The whole content.
+    fsync
+        Flush the file and the folder to disk before returning.
+    encoding
+        The encoding of text ``data``.
+    """
+    raw = data.encode(encoding) if isinstance(data, str) else data
+    target = Path(path)
+    with atomic_path(target, fsync=False) as tmp, open(tmp, "xb") as f:
+        f.write(raw)
+        if fsync:
+            f.flush()
+            os.fsync(f.fileno())
+    if fsync:
+        fsync_dir(target.parent)
+    return target
+
+
+__all__ = ["atomic_path", "atomic_write", "fsync_dir", "temporary_name"]

@@ -61,8 +61,8 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.files import atomic_write
 from simulator.engine.files import fsync_dir as _fsync_dir
-from simulator.engine.files import write_atomic, write_replace
 from simulator.running.block_plan import merge_ranges, missing_ranges
 from simulator.running.claim import (
     _lock,
@@ -111,12 +111,6 @@ from simulator.running.run_files import (
     read_status,
 )
 from simulator.running.run_settings import differences, run_settings
-
-
-def atomic_write(path: Path, data: bytes, fsync: bool = True) -> None:
-    """Write ``data`` to ``path`` whole or not at all (:mod:`simulator.engine.files`)."""
-    (write_atomic if fsync else write_replace)(path, data)
-
 
 # --- the run's folder, open for this process ----------------------------------------------
 

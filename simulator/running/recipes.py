@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator.engine.files import write_atomic
+from simulator.engine.files import atomic_write
 from simulator.errors import InputError, SpecError
 from simulator.games import get_game
 from simulator.games.base import Table
@@ -82,7 +82,7 @@ class PluginFile:
         copy = self.copy_path()
         if not copy.is_file():
             copy.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(copy, self.text)
+            atomic_write(copy, self.text)
         load_plugin(copy, source=self.path)  # the copy stands for that file (names, reloads)
 
 

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import commit_early, reaction_vs_cards, spokelse_strategy
+from experiments import commit_early, reaction_vs_cards
+from experiments.commit_early import report as commit_early_report
+from experiments.spokelse_strategy import swap
 
 MAX_WORDS = commit_early.HEADLINE_WORDS
 DIRECTION = re.compile(r"\b(better|worse|more|fewer|less|lower|higher|faster|slower)\b", re.I)
@@ -85,7 +87,7 @@ def _commit_headlines(greedy, early):
     b.table = lambda name, df: b.tables.setdefault(name, df)
     t = pd.concat([_rows(*greedy, "greedy"), _rows(*early, "commit:after=0")])
     cfg = {"games": ["gris"], "afters": [0], "players": [3, 4, 5], "fields": ["greedy", "commit:after=0"]}
-    commit_early._headlines(b, t, cfg)
+    commit_early_report._headlines(b, t, cfg)
     return b
 
 
@@ -159,14 +161,14 @@ def _swap_table(diffs, sig, came, shares=(0.6, 0.02)):
 
 def test_the_swap_headline_is_one_sentence_and_says_why_cells_are_empty():
     t = _swap_table([-0.05, np.nan, 0.02, np.nan], [True, False, True, False], [True, False, True, False])
-    line = spokelse_strategy._swap_headline(t)
+    line = swap._swap_headline(t)
     assert "the unknown slot scores lower in 1 of 4 cells" in line and "0.0500 points per round" in line
     check_headline(line)
     t = _swap_table([0.001, np.nan], [False, False], [True, False])
-    line = spokelse_strategy._swap_headline(t)
+    line = swap._swap_headline(t)
     assert line.startswith("Not settled at this size") and "1 of 2 cells never came up" in line
     check_headline(line)
-    why = spokelse_strategy._why_empty(t, [[21, 40], [0, 20]], 20_000, 2_000)
+    why = swap._why_empty(t, [[21, 40], [0, 20]], 20_000, 2_000)
     assert why.startswith("Why 1 of 2 cells are empty")
     assert (
         "60% with 21-40 stock cards left (600 of 1,000); 2.0% with 0-20 stock cards left (20 of 1,000)" in why

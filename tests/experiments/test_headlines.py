@@ -7,7 +7,8 @@ from types import SimpleNamespace
 import pandas as pd
 
 import experiments
-from experiments import commit_early, spokelse_strategy
+from experiments.commit_early import report as commit_early_report
+from experiments.spokelse_strategy import thresholds
 
 
 def _top(p_holm: float) -> pd.Series:
@@ -28,14 +29,14 @@ def _top(p_holm: float) -> pd.Series:
 
 def test_a_best_k_with_corrected_p_021_is_not_settled():
     res = SimpleNamespace(baseline="threshold:k=4", table=pd.DataFrame({"k": range(14)}))
-    text, kind = spokelse_strategy._best_k_text(
+    text, kind = thresholds._best_k_text(
         "Round play, jack ½", _top(0.21), res, 1500, "score", False, "points per round"
     )
     assert kind == "none"
     assert "not settled at this size" in text and "No difference detected at this size" in text
     assert "does better" not in text and "plays best" not in text
     assert "rounds would be needed" in text and "an estimate" in text
-    text, kind = spokelse_strategy._best_k_text(
+    text, kind = thresholds._best_k_text(
         "Round play, jack ½", _top(0.003), res, 1500, "score", False, "points per round"
     )
     assert kind == "better" and "better than threshold:k=4 by 0.0500 points per round" in text
@@ -58,7 +59,7 @@ def _rows(diffs, los, his, ps, players=(3, 4, 5)):
 
 def test_worse_everywhere_is_said_with_its_range():
     rows = _rows([0.003, 0.012, 0.024], [0.001, 0.006, 0.016], [0.005, 0.018, 0.030], [0.01, 0.001, 1e-9])
-    kind, phrase = commit_early._field_phrase(rows, "lose_match")
+    kind, phrase = commit_early_report._field_phrase(rows, "lose_match")
     assert kind == "worse"
     assert phrase == (
         "it is worse than greedy at every table size tried (3-5 players), by 0.30–2.4 percentage points "
@@ -69,10 +70,10 @@ def test_worse_everywhere_is_said_with_its_range():
 def test_an_uncorrected_interval_alone_names_no_loser():
     # Every interval excludes 0, but the corrected p at 4 players is 0.21.
     rows = _rows([0.003, 0.012, 0.024], [0.001, 0.006, 0.016], [0.005, 0.018, 0.030], [0.01, 0.21, 1e-9])
-    kind, phrase = commit_early._field_phrase(rows, "lose_match")
+    kind, phrase = commit_early_report._field_phrase(rows, "lose_match")
     assert kind == "mixed" and "no difference detected at 4 players" in phrase
     rows = _rows([0.003, 0.01, 0.02], [0.001, 0.002, 0.004], [0.005, 0.018, 0.036], [0.3, 0.21, 0.4])
-    kind, phrase = commit_early._field_phrase(rows, "lose_match")
+    kind, phrase = commit_early_report._field_phrase(rows, "lose_match")
     assert kind == "none" and "no difference from greedy is detected at this size" in phrase
     assert "detecting differences this size would take about" in phrase and "(an estimate)" in phrase
 
@@ -86,7 +87,7 @@ def test_the_commit_headline_says_no_when_worse_everywhere():
     b = SimpleNamespace(headlines=[], tables={}, answer=[])
     b.headline = lambda q, a: b.headlines.append((q, a))
     b.table = lambda name, df: b.tables.setdefault(name, df)
-    commit_early._headlines(
+    commit_early_report._headlines(
         b,
         pd.concat(rows),
         {"games": ["gris"], "afters": [0], "players": [3, 4, 5], "fields": ["greedy", "commit:after=0"]},

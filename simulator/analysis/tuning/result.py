@@ -18,7 +18,7 @@ from optuna.trial import TrialState
 from simulator.analysis.tuning.confirm import metric_unit
 from simulator.analysis.tuning.evaluate import RUNG_STEPS, Sums
 from simulator.analysis.tuning.search import REDUCTION
-from simulator.engine.files import write_atomic
+from simulator.engine.files import atomic_write
 from simulator.reporting import formatting
 from simulator.running.results import SCHEMA_VERSION, dumps_json, plain
 from simulator.running.results import provenance as make_provenance
@@ -283,12 +283,12 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     from simulator.reporting import plots
 
     out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / "tune.json", result.to_json())
+    atomic_write(out / "tune.json", result.to_json())
     table = result.trials.copy()
     table.attrs = {}
     buf = io.BytesIO()
     table.to_parquet(buf, index=False)
-    write_atomic(out / "trials.parquet", buf.getvalue())
+    atomic_write(out / "trials.parquet", buf.getvalue())
     ax = result.plot()
     paths = plots.save(ax.figure, out / "figures", "tune")
     plt.close(ax.figure)

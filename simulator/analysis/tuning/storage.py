@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import optuna
 
-from simulator.engine.files import write_atomic
+from simulator.engine.files import atomic_write
 from simulator.errors import InputError
 from simulator.running.claim import ANOTHER, FolderLock, already_holds, cannot_resume
 from simulator.running.claim import claim as claim_folder
@@ -108,7 +108,7 @@ def open_folder(out: Path, plan: TunePlan, resume: bool) -> FolderLock:
         claim(out, plan, resume)  # again under the lock: another process may have started meanwhile
         if resume:
             repair_journal(out)
-        write_atomic(out / SETTINGS, dumps_json(settings_of(plan)))
+        atomic_write(out / SETTINGS, dumps_json(settings_of(plan)))
     except BaseException:
         lock.release()
         raise
@@ -143,7 +143,7 @@ def repair_journal(out: Path, dry_run: bool = False) -> int:
     if not tail.strip():
         return 0
     if not dry_run:
-        write_atomic(path, complete + b"\n" if complete else b"")
+        atomic_write(path, complete + b"\n" if complete else b"")
         print(
             f"note: {path}: its last line was cut short (the process was killed while writing); "
             f"dropped it and resuming from the {len(lines):,} whole lines",
@@ -169,4 +169,4 @@ def load_start(out: Path, iteration: int) -> tuple[np.ndarray, np.ndarray] | Non
 def save_start(out: Path, iteration: int, t: np.ndarray, ok: np.ndarray) -> None:
     buf = io.BytesIO()
     np.savez_compressed(buf, t=t, ok=ok)
-    write_atomic(out / f"start-{iteration}.npz", buf.getvalue())
+    atomic_write(out / f"start-{iteration}.npz", buf.getvalue())

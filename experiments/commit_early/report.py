@@ -1,203 +1,17 @@
-"""commit-early: is committing early to a suit (Gris) or a rank (Gris-nese) worth it?
-
-``commit:after=t`` plays greedy until its t-th pass (pass step), then keeps its target
-for the rest of the round (RULES.md §5); t = 0 commits on the hand as dealt and a large
-t is greedy.  For 3 to 8 players, against a field of greedy players and against a
-field of early committers (``commit:after=0``), every candidate (greedy and
-``commit:after=t``) takes one seat against the field, rotated through every seat on the
-same deals, and is compared with greedy on those deals:
-
-* **P(signal first)**: Gris, the player completed five of a suit first; Gris-nese,
-  the player held four of a kind when the round ended (round play);
-* **P(letter or elimination)**: Gris, got the letter; Gris-nese, was the last to
-  touch the nose and left (round play);
-* **P(losing the match)**: Gris, ended with G-R-I-S; Gris-nese, was not one of the two
-  joint winners (match play).
-
-Differences are against greedy on the same deals, with 95% intervals and p-values
-Holm-corrected over the candidates of each comparison.  "Where it flips": the player
-counts at which committing on the deal goes from significantly better to
-significantly worse than greedy (or back).
-"""
+"""commit-early's report: a figure per game and field, one headline per game, field and
+metric (a plain sentence of at most :data:`HEADLINE_WORDS` words), and the longer sentences."""
 
 from __future__ import annotations
-
-import itertools
-import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import experiments
-from simulator.analysis.compare import compare
+from experiments.commit_early.analysis import _classify, _flips, _ranges
+from experiments.commit_early.plan import LABELS, LOWER_IS_BETTER, _field_name
 from simulator.engine.stats import LEVEL
 from simulator.reporting import pages as words
 from simulator.reporting import plots
-from strategies.registry import parse_spec
-
-NAME = "commit-early"
-VERSION = "1"
-TITLE = "Gris and Gris-nese: committing early to a target"
-QUESTION = (
-    "How do P(signal first), P(letter or elimination) and P(losing the match) change with "
-    "commit:after, for 3-8 players, against greedy players and against early committers? "
-    "Is committing early worth it, and where does it flip?"
-)
-
-CONFIG: dict[str, dict[str, Any]] = {
-    "tiny": {
-        "seed": 5,
-        "games": ["gris", "gris-nese"],
-        "players": [3, 5, 8],
-        "afters": [0, 2],
-        "fields": ["greedy", "commit:after=0"],
-        "rounds": 300,
-        "matches": 30,
-    },
-    "quick": {
-        "seed": 5,
-        "games": ["gris", "gris-nese"],
-        "players": [3, 4, 5, 6, 7, 8],
-        "afters": [0, 1, 2, 3, 5, 8],
-        "fields": ["greedy", "commit:after=0"],
-        "rounds": 12_000,
-        "matches": 1_200,
-    },
-    "full": {
-        "seed": 5,
-        "games": ["gris", "gris-nese"],
-        "players": [3, 4, 5, 6, 7, 8],
-        "afters": [0, 1, 2, 3, 4, 5, 6, 8, 12],
-        "fields": ["greedy", "commit:after=0"],
-        "rounds": 400_000,
-        "matches": 40_000,
-    },
-}
-
-# (game, unit) -> [(metric in the game, name here, flip sign: the metric is 1 - ours)]
-METRICS = {
-    ("gris", "round"): [("signal_first", "signal_first", False), ("letter", "letter_or_out", False)],
-    ("gris", "match"): [("loss", "lose_match", False)],
-    ("gris-nese", "round"): [("signal", "signal_first", False), ("eliminated", "letter_or_out", False)],
-    ("gris-nese", "match"): [("win", "lose_match", True)],
-}
-LABELS = {
-    "signal_first": "P(signal first)",
-    "letter_or_out": "P(letter or elimination)",
-    "lose_match": "P(losing the match)",
-}
-LOWER_IS_BETTER = {"signal_first": False, "letter_or_out": True, "lose_match": True}
-
-
-def _field_name(field: str) -> str:
-    return "greedy" if field == "greedy" else "early committers"
-
-
-def _candidates(cfg: dict) -> list[str]:
-    return ["greedy", *(f"commit:after={t}" for t in cfg["afters"])]
-
-
-MATCH_COST = 5.0  # a match costs about five rounds' play
-
-
-def plan(cfg: dict) -> list[experiments.Step]:
-    """One comparison per game, field, table size and unit (rounds, then matches)."""
-    k = len(_candidates(cfg))
-    steps = []
-    for game in cfg["games"]:
-        for field in cfg["fields"]:
-            for n in cfg["players"]:
-                for unit, count in (("round", cfg["rounds"]), ("match", cfg["matches"])):
-                    steps.append(
-                        experiments.Step(
-                            f"{game}/{field}/{n}p/{unit}",
-                            count,
-                            k * n * (MATCH_COST if unit == "match" else 1.0),
-                            f"{game}, {n} players, field {field}: {count:,} {unit}{'es' if unit == 'match' else 's'}",
-                        )
-                    )
-    return steps
-
-
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: experiments.Progress | Callable[[str], None] | None = None,
-    resume: bool = False,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
-    cfg = b.cfg
-    rows = []
-    cands = _candidates(cfg)
-    for game in cfg["games"]:
-        b.use(*(parse_spec(c, game) for c in cands))
-        for field in cfg["fields"]:
-            for n in cfg["players"]:
-                for unit, count in (("round", cfg["rounds"]), ("match", cfg["matches"])):
-                    summary = b.step(
-                        f"{game}/{field}/{n}p/{unit}",
-                        lambda p, game=game, field=field, n=n, unit=unit, count=count: (
-                            compare(
-                                game,
-                                cands,
-                                field=field,
-                                baseline="greedy",
-                                players=n,
-                                seed=b.seed,
-                                progress=p,
-                                **({"rounds": count} if unit == "round" else {"matches": count}),
-                                **backend,
-                            ).summary
-                        ),
-                    )
-                    rows += _rows(game, field, n, unit, summary)
-    t = b.table("commit", pd.DataFrame(rows))
-    for game in cfg["games"]:
-        for field in cfg["fields"]:
-            _figure(b, t, game, field, cfg)
-    _headlines(b, t, cfg)
-    _sentences(b, t, cfg)
-    return b.finish("commit")
-
-
-def _rows(game: str, field: str, n: int, unit: str, s: dict) -> list[dict]:
-    out = []
-    for metric, name, flip in METRICS[(game, unit)]:
-        for r in s["metrics"][metric]["strategies"]:
-            v, (lo, hi) = r[metric], r[f"{metric}_ci"]
-            d, (dlo, dhi) = r.get("diff", 0.0), r.get("diff_ci", [0.0, 0.0])
-            if flip:  # P(losing) = 1 - P(win)
-                v, lo, hi = 1 - v, 1 - hi, 1 - lo
-                d, dlo, dhi = -d, -dhi, -dlo
-            player = r["player"]
-            after = float(player.split("=")[1]) if player.startswith("commit") else np.nan
-            out.append(
-                {
-                    "game": game,
-                    "players": n,
-                    "field": field,
-                    "unit": unit,
-                    "metric": name,
-                    "player": player,
-                    "after": after,
-                    "value": v,
-                    "value_lo": lo,
-                    "value_hi": hi,
-                    "diff_vs_greedy": d,
-                    "diff_vs_greedy_lo": dlo,
-                    "diff_vs_greedy_hi": dhi,
-                    "p_holm": r.get("p_holm", np.nan),
-                    "significant": words.is_significant(dlo, dhi, r.get("p_holm")),
-                    "variance_reduction": r.get("variance_reduction") or np.nan,
-                    "deals": s["deals_used"],
-                }
-            )
-    return out
 
 
 def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: dict) -> None:
@@ -227,37 +41,13 @@ def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: 
     b.figure(f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}", fig)
 
 
-def _classify(rows: pd.DataFrame) -> dict[int, str]:
-    """Per player count: better / worse / none (no difference detected), for lower-is-better."""
-    out = {}
-    for r in rows.itertuples():
-        lower = LOWER_IS_BETTER[r.metric]
-        if not r.significant:
-            out[r.players] = "none"
-        else:
-            out[r.players] = "better" if (r.diff_vs_greedy < 0) == lower else "worse"
-    return out
-
-
-def _ranges(ns: list[int]) -> str:
-    if not ns:
-        return ""
-    parts, start, prev = [], ns[0], ns[0]
-    for n in [*ns[1:], None]:
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
-        if n is not None:
-            start = prev = n
-    return ", ".join(parts)
-
-
 NOUNS = {
     "signal_first": "of signalling first",
     "letter_or_out": "of letters or eliminations",
     "lose_match": "of lost matches",
 }
+
+
 GAME_NAMES = {"gris": "Gris", "gris-nese": "Gris-nese"}
 
 
@@ -317,20 +107,6 @@ def _field_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str,
                 by = f" (by {words.span(d, percent=True)} percentage points {noun})"
             parts.append(f"{say} at {_ranges(at)} players{by}")
     return "mixed", "it is " + ", ".join(parts)
-
-
-def _flips(rows: pd.DataFrame, metric: str) -> list[tuple[int, int, str, str]]:
-    """Where a significant verdict changes between neighbouring table sizes (no-difference sizes skipped)."""
-    lower = LOWER_IS_BETTER[metric]
-    seq = [
-        (
-            int(r.players),
-            words.verdict(r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower),
-        )
-        for r in rows.sort_values("players").itertuples()
-    ]
-    seq = [(n, k) for n, k in seq if k != "none"]
-    return [(a, c, x, y) for (a, x), (c, y) in itertools.pairwise(seq) if x != y]
 
 
 HEADLINE_WORDS = 35  # a headline is one plain sentence of at most this many words
