@@ -1,6 +1,6 @@
 """kortsim's benchmarks in one run: speed against the C yardstick, compile time, peak memory.
 
-    python benchmarks/run_all.py                   # the full run (about 15 minutes on an idle 2-core machine)
+    python benchmarks/run_all.py                   # the full run (about 30 minutes on a busy 2-core machine)
     python benchmarks/run_all.py --quick           # sizes / 10, 2 repetitions (a check that it all runs)
     python benchmarks/run_all.py --markdown FILE   # also write the markdown to FILE
     python benchmarks/run_all.py --only compile    # one section (throughput, compile, plugin, memory)
@@ -428,7 +428,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="sizes / 10, 2 repetitions, 10^7 rounds for memory")
     ap.add_argument(
-        "--repeats", type=int, metavar="N", default=None, help="yardstick/kortsim pairs per game (default 3)"
+        "--repeats", type=int, metavar="N", default=None, help="yardstick/kortsim pairs per row (default 3)"
     )
     ap.add_argument(
         "--threads", type=int, metavar="N", default=2, help="threads of the yardstick and kortsim (default 2)"
