@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-YARDSTICK_SOURCE = Path("..") / "shared" / "bench" / "spokelse_limit.c"  # relative to ROOT
+YARDSTICK_FOLDER = Path("..") / "shared" / "bench"  # the C yardsticks' sources, relative to ROOT
 YARDSTICK_FLAGS = ("-O3", "-march=native", "-fopenmp")
 LOAD_WARNING = 1.5
 
@@ -77,26 +77,39 @@ def find_compiler() -> str | None:
     return None
 
 
-def build_yardstick(source: Path, into: Path) -> tuple[Path | None, str]:
-    """Compile the yardstick into ``into``: ``(binary, how it was built)`` or ``(None, why not)``."""
+@dataclass(frozen=True)
+class Yardstick:
+    """A game's C yardstick: its source (in the yardstick folder) and extra build flags."""
+
+    source: str
+    defines: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return Path(self.source).stem
+
+
+def build_yardstick(source: Path, into: Path, defines: Sequence[str] = ()) -> tuple[Path | None, str]:
+    """Compile a yardstick into ``into``: ``(binary, how it was built)`` or ``(None, why not)``."""
     shown = source_label(source)
     if not source.is_file():
-        return None, f"no yardstick: its source {shown} was not found (give --yardstick-source FILE)"
+        return None, f"no yardstick: its source {shown} was not found (give --yardsticks FOLDER)"
     cc = find_compiler()
     if cc is None:
         return None, (
             "no yardstick: no C compiler (cc, gcc or clang) on the PATH; install one with OpenMP "
-            "(Debian: apt-get install gcc) or give --yardstick PATH of a built spokelse_limit"
+            "(Debian: apt-get install gcc)"
         )
-    binary = into / "spokelse_limit"
-    cmd = [cc, *YARDSTICK_FLAGS, str(source), "-o", str(binary)]
+    flags = [*YARDSTICK_FLAGS, *defines]
+    binary = into / (source.stem + "".join(d.lower().replace("-d", "_") for d in defines))
+    cmd = [cc, *flags, str(source), "-o", str(binary), "-lm"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
-        return None, f"no yardstick: `{cc} {' '.join(YARDSTICK_FLAGS)}` failed: {last}"
+        return None, f"no yardstick: `{cc} {' '.join(flags)}` failed: {last}"
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
     first = (version.strip().splitlines() or ["unknown compiler"])[0]
-    return binary, f"`{shown}` built with `{cc} {' '.join(YARDSTICK_FLAGS)}` ({first})"
+    return binary, f"`{shown}` built with `{cc} {' '.join(flags)} SOURCE -o BINARY -lm` ({first})"
 
 
 def source_label(source: Path) -> str:

@@ -1,15 +1,17 @@
 """kortsim's benchmarks in one run: speed against the C yardstick, compile time, peak memory.
 
-    python benchmarks/run_all.py                   # the full run (about 15 minutes on an idle 2-core machine)
+    python benchmarks/run_all.py                   # the full run (about 30 minutes on a busy 2-core machine)
     python benchmarks/run_all.py --quick           # sizes / 10, 2 repetitions (a check that it all runs)
     python benchmarks/run_all.py --markdown FILE   # also write the markdown to FILE
     python benchmarks/run_all.py --only compile    # one section (throughput, compile, plugin, memory)
 
-Every measurement is a child process: the yardstick (``../shared/bench/spokelse_limit.c``,
-built into a temporary folder unless ``--yardstick`` names a built one) and ``kortsim``
-commands.  For every registered game the yardstick and the game's benchmark command run in
-turn, ``--repeats`` times, both on ``--threads`` threads; each ratio is kortsim's rounds/s
-(``games_per_s``: compiling excluded) over the yardstick's from the same pair.  Compile
+Every measurement is a child process: each game's own C yardstick (``../shared/bench/``:
+``spokelse_limit.c``, ``gris_limit.c`` and ``gris_nese_limit.c`` with ``-DFULL_REACTION``,
+built into a temporary folder) and ``kortsim`` commands.  For every registered game and seat
+count the yardstick and the game's benchmark command run in turn, ``--repeats`` times, both
+on ``--threads`` threads; each ratio is kortsim's rounds/s (``games_per_s``: compiling
+excluded) over the yardstick's from the same pair, and the table gives their median; match
+play is set against the yardstick's rounds/s over kortsim's mean rounds per match.  Compile
 times are measured with fresh, empty numba cache folders (cold) and a second process on the
 same folder (cached), as wall and CPU seconds of the whole process; the plugin is
 ``examples/my_strategy.py`` copied to a temporary folder.  Peak memory is the child's maximum
@@ -23,6 +25,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -37,23 +40,46 @@ from benchkit import BenchError, Child, say, span, table
 
 @dataclass(frozen=True)
 class Bench:
-    """A game's benchmark command: strategy spec (all seats), seats (None: the game's
-    default) and rounds per throughput run."""
+    """A game's benchmark: strategy spec (all seats), the seat counts measured (None: the
+    game's default), rounds per kortsim run and per yardstick run, matches per match run,
+    and the game's own C yardstick."""
 
     spec: str
-    seats: int | None
+    seats: tuple[int | None, ...]
     rounds: int
+    yard_rounds: int
+    matches: int
+    yardstick: bk.Yardstick | None = None
 
 
-# The benchmark command of each game; a registered game missing here is benchmarked with
-# its first shipped strategy on its default seats (and the table says so).
+# The benchmark of each game, against its own yardstick (../shared/bench/README.md); a
+# registered game missing here is run with its first shipped strategy on its default seats
+# and no yardstick (the table says so).  -DFULL_REACTION: the Gris yardsticks draw every
+# seat's reaction time in every round, as kortsim must for per-seat profiles.
 BENCH = {
-    "spokelse": Bench("threshold:k=4", None, 20_000_000),
-    "gris": Bench("greedy", 4, 4_000_000),
-    "gris-nese": Bench("greedy", 5, 4_000_000),
+    "spokelse": Bench(
+        "threshold:k=4", (None,), 10_000_000, 20_000_000, 300_000, bk.Yardstick("spokelse_limit.c")
+    ),
+    "gris": Bench(
+        "greedy",
+        (3, 4, 6, 8),
+        2_000_000,
+        20_000_000,
+        200_000,
+        bk.Yardstick("gris_limit.c", ("-DFULL_REACTION",)),
+    ),
+    "gris-nese": Bench(
+        "greedy",
+        (3, 5, 6, 8),
+        2_000_000,
+        20_000_000,
+        300_000,
+        bk.Yardstick("gris_nese_limit.c", ("-DFULL_REACTION",)),
+    ),
 }
+MATCH_SEATS = {"gris": 4, "gris-nese": 5}  # match play at the main seat count only
 DEFAULT_ROUNDS = 4_000_000
-YARDSTICK_ROUNDS, YARDSTICK_K = 20_000_000, 8  # k in half points: threshold:k=4
+YARDSTICK_K = 8  # spokelse_limit's k in half points: threshold:k=4
 MEMORY_GAME, MEMORY_ROUNDS = "spokelse", 100_000_000
 PLUGIN_FILE = Path("examples") / "my_strategy.py"
 PLUGIN_GAME, PLUGIN_SPECS = "spokelse", ("lowball:keep=3", "threshold:k=4")
@@ -69,7 +95,7 @@ class Context:
     threads: int
     repeats: int
     scale: int
-    yardstick: Path | None
+    yardsticks: dict[str, Path]  # game id -> its built yardstick (missing: none could be built)
     tmp: Path
     cold_caches: dict[str, Path] = field(default_factory=dict)
     loads: list[float] = field(default_factory=list)
@@ -94,8 +120,11 @@ def shown(args: list[str]) -> str:
     return "`kortsim " + " ".join(args) + "`"
 
 
-def game_args(game: str, bench: Bench, unit: str, n: int, threads: int, seed: int) -> list[str]:
-    seats = ["--players", str(bench.seats)] if bench.seats else []
+def game_args(
+    game: str, bench: Bench, unit: str, n: int, threads: int, seed: int, seats: int | str | None = None
+) -> list[str]:
+    seats = seats if seats is not None else bench.seats[0]
+    seats = ["--players", str(seats)] if seats else []
     tail = ["--threads", str(threads), "--seed", str(seed), "--json"]
     return ["simulate", game, *seats, "-s", bench.spec, f"--{unit}", str(n), *tail]
 
@@ -103,34 +132,107 @@ def game_args(game: str, bench: Bench, unit: str, n: int, threads: int, seed: in
 # --- speed against the yardstick ------------------------------------------------------
 
 
+def yardstick_cmd(game: str, binary: Path, n: int, threads: int, seats: int | str | None) -> list[str]:
+    """The yardstick's command line: spokelse_limit N K; the Gris ones N THREADS PLAYERS."""
+    if game == "spokelse":
+        return [str(binary), str(n), str(YARDSTICK_K)]
+    return [str(binary), str(n), str(threads), str(seats)]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def pairs(ctx: Context, game: str, bench: Bench, seats: int | None, unit: str) -> tuple[list, list, list]:
+    """``--repeats`` alternating pairs (yardstick, then kortsim): yardstick rounds/s, kortsim
+    games/s (rounds or matches; compiling excluded), kortsim's mean rounds per match."""
+    y_rates, k_rates, per_match = [], [], []
+    n = (bench.rounds if unit == "rounds" else bench.matches) // ctx.scale
+    binary = ctx.yardsticks.get(game)
+    for seed in range(1, ctx.repeats + 1):
+        if binary is not None:
+            cmd = yardstick_cmd(game, binary, bench.yard_rounds // ctx.scale, ctx.threads, seats)
+            y = ctx.child(cmd, f"{game} {seats or ''}: yardstick {seed}")
+            y_rates.append(bk.yardstick_rate(y.stdout))
+        k = ctx.child(
+            kortsim(*game_args(game, bench, unit, n, ctx.threads, seed, seats)), f"{game}: {unit} {seed}"
+        )
+        out = json.loads(k.stdout)
+        k_rates.append(out["games_per_s"])
+        if unit == "matches":
+            per_match.append(out["mean_rounds"])
+    return y_rates, k_rates, per_match
+
+
+def ratio_cells(ratios: list[float]) -> list[str]:
+    if not ratios:
+        return ["—", "—"]
+    return [f"{median(ratios):.2f}x", span(ratios, "{:.2f}") + "x"]
+
+
 def throughput(ctx: Context) -> str:
-    y_n = YARDSTICK_ROUNDS // ctx.scale
-    rows = []
+    rows, match_rows = [], []
     for game, (bench, known) in ctx.games.items():
-        n = bench.rounds // ctx.scale
-        ctx.child(kortsim(*game_args(game, bench, "rounds", 1000, ctx.threads, 1)), f"{game}: warm-up")
-        y_rates, k_rates, ratios = [], [], []
-        for seed in range(1, ctx.repeats + 1):
-            if ctx.yardstick is not None:
-                y = ctx.child([str(ctx.yardstick), str(y_n), str(YARDSTICK_K)], f"{game}: yardstick {seed}")
-                y_rates.append(bk.yardstick_rate(y.stdout))
-            args = game_args(game, bench, "rounds", n, ctx.threads, seed)
-            k = ctx.child(kortsim(*args), f"{game}: kortsim {seed}")
-            k_rates.append(json.loads(k.stdout)["games_per_s"])
-            if y_rates:
-                ratios.append(k_rates[-1] / y_rates[-1])
-        command = shown(game_args(game, bench, "rounds", n, ctx.threads, 0)).replace("--seed 0", "--seed N")
-        if not known:
-            command += " (first shipped strategy, default seats)"
-        y_text = span(y_rates) if y_rates else "—"
-        r_text = span(ratios, "{:.2f}") + "x" if ratios else "—"
-        rows.append([command, y_text, span(k_rates), r_text])
-    yard = f"`spokelse_limit {y_n} {YARDSTICK_K}` (OMP_NUM_THREADS={ctx.threads})"
+        for seats in bench.seats:
+            ctx.child(
+                kortsim(*game_args(game, bench, "rounds", 1000, ctx.threads, 1, seats)), f"{game}: warm-up"
+            )
+            y_rates, k_rates, _ = pairs(ctx, game, bench, seats, "rounds")
+            ratios = [k / y for k, y in zip(k_rates, y_rates, strict=False)]
+            label = f"{game}, {seats or 2} seats" + ("" if known else " (first shipped strategy)")
+            y_text = f"{median(y_rates):,.0f}" if y_rates else "—"
+            rows.append([label, y_text, f"{median(k_rates):,.0f}", *ratio_cells(ratios)])
+        seats = MATCH_SEATS.get(game, bench.seats[0])
+        y_rates, k_rates, per_match = pairs(ctx, game, bench, seats, "matches")
+        y_matches = [y / r for y, r in zip(y_rates, per_match, strict=False)]
+        ratios = [k / y for k, y in zip(k_rates, y_matches, strict=False)]
+        y_text = f"{median(y_matches):,.0f}" if y_matches else "—"
+        match_rows.append(
+            [
+                f"{game}, {seats or 2} seats",
+                f"{median(per_match):.2f}",
+                y_text,
+                f"{median(k_rates):,.0f}",
+                *ratio_cells(ratios),
+            ]
+        )
+    commands = []
+    for game, (bench, _) in ctx.games.items():
+        p = "P" if bench.seats[0] else None  # the seat count of the row
+        r = shown(game_args(game, bench, "rounds", bench.rounds // ctx.scale, ctx.threads, 0, p))
+        m = shown(game_args(game, bench, "matches", bench.matches // ctx.scale, ctx.threads, 0, p))
+        yard = ctx.yardsticks.get(game)
+        y = "no yardstick"
+        if yard is not None:
+            cmd = yardstick_cmd(game, yard, bench.yard_rounds // ctx.scale, ctx.threads, p)
+            y = "`" + " ".join([yard.name, *cmd[1:]]) + "`"
+        commands.append(f"- {game}: {r}, {m}; yardstick {y}".replace("--seed 0", "--seed N"))
     return (
-        f"### Rounds per second against the yardstick\n\nYardstick: {yard}, run just before each "
-        f"kortsim run (NUMBA_NUM_THREADS={ctx.threads}); {ctx.repeats} pair(s) per game, seeds "
-        f"N = 1..{ctx.repeats}; ranges are min–max over the pairs, the ratio is per pair.\n\n"
-        + table(["command", "yardstick rounds/s", "kortsim rounds/s", "ratio"], rows)
+        "### Rounds per second against each game's own yardstick\n\n"
+        f"Each game against its own C yardstick, both on {ctx.threads} threads (OMP_NUM_THREADS, "
+        f"NUMBA_NUM_THREADS, `--threads`); {ctx.repeats} alternating pairs per row (yardstick, then "
+        "kortsim), seeds N = 1..; medians over the pairs, the ratio per pair (higher is better; "
+        "1.00x is the C limit); P is the row's seat count.\n\n"
+        + "\n".join(commands)
+        + "\n\n"
+        + table(
+            ["game, seats", "yardstick rounds/s", "kortsim rounds/s", "ratio (median)", "ratio (range)"], rows
+        )
+        + "\n\n### Matches per second against the yardstick\n\n"
+        "kortsim's `--matches` rate against the yardstick's rounds/s of the same pair divided by "
+        "kortsim's mean rounds per match (a Gris-nese match plays its rounds at fewer and fewer "
+        "seats; the yardstick rate is that of the starting seat count).\n\n"
+        + table(
+            [
+                "game, seats",
+                "rounds per match",
+                "yardstick matches/s",
+                "kortsim matches/s",
+                "ratio (median)",
+                "ratio (range)",
+            ],
+            match_rows,
+        )
     )
 
 
@@ -147,7 +249,7 @@ def compile_child(game: str) -> None:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for unit, n in (("rounds", 1000), ("matches", 20)):
-            kwargs = {unit: n, "players": bench.seats, "seed": 1, "records": True, "threads": threads}
+            kwargs = {unit: n, "players": bench.seats[0], "seed": 1, "records": True, "threads": threads}
             r = simulator.simulate(game, bench.spec, out=Path(tmp) / unit, **kwargs)
             out.append(r.summary["compile_s"])
     print(json.dumps({"compile_s": out}))
@@ -251,7 +353,7 @@ def memory(ctx: Context) -> str:
 def first_strategy(game: str) -> Bench:
     from strategies.registry import families
 
-    return Bench(next(iter(families(game))), None, DEFAULT_ROUNDS)
+    return Bench(next(iter(families(game))), (None,), DEFAULT_ROUNDS, 0, DEFAULT_ROUNDS // 100)
 
 
 def registered_games() -> dict[str, tuple[Bench, bool]]:
@@ -276,7 +378,7 @@ def header(args: argparse.Namespace, yard_label: str, start_load: float) -> str:
     cmd = ["python", "benchmarks/run_all.py"] + (["--quick"] if args.quick else [])
     cmd += [f"--repeats {args.repeats}"] if args.repeats_given else []
     cmd += [f"--threads {args.threads}"] if args.threads != 2 else []
-    cmd += ["--yardstick PATH"] if args.yardstick else []
+    cmd += ["--yardsticks FOLDER"] if args.yardsticks != bk.ROOT / bk.YARDSTICK_FOLDER else []
     cmd += [f"--only {s}" for s in args.only or ()]
     lines = [
         f"## Benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
@@ -285,7 +387,7 @@ def header(args: argparse.Namespace, yard_label: str, start_load: float) -> str:
         f"- machine: {os.uname().machine}, {os.cpu_count()} cores ({bk.cpu_model()}), "
         f"{bk.memory_gib():.1f} GiB; {os.uname().sysname} {os.uname().release}",
         f"- software: {versions()}; kortsim commit {bk.revision()}",
-        f"- yardstick: {yard_label}",
+        f"- yardsticks (each game its own): {yard_label}",
         f"- threads: {args.threads} for both (OMP_NUM_THREADS, NUMBA_NUM_THREADS and `--threads`)",
         f"- load average (1 min) at start: {start_load:.2f}"
         + (f" (**above {bk.LOAD_WARNING}: rates unreliable**)" if start_load > bk.LOAD_WARNING else ""),
@@ -326,20 +428,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="sizes / 10, 2 repetitions, 10^7 rounds for memory")
     ap.add_argument(
-        "--repeats", type=int, metavar="N", default=None, help="yardstick/kortsim pairs per game (default 3)"
+        "--repeats", type=int, metavar="N", default=None, help="yardstick/kortsim pairs per row (default 3)"
     )
     ap.add_argument(
         "--threads", type=int, metavar="N", default=2, help="threads of the yardstick and kortsim (default 2)"
     )
     ap.add_argument(
-        "--yardstick", type=Path, metavar="PATH", help="a built spokelse_limit (default: build it)"
-    )
-    ap.add_argument(
-        "--yardstick-source",
-        metavar="FILE",
+        "--yardsticks",
+        metavar="FOLDER",
         type=Path,
-        default=bk.ROOT / bk.YARDSTICK_SOURCE,
-        help="its C source, built when --yardstick is not given (default: ../shared/bench/spokelse_limit.c)",
+        default=bk.ROOT / bk.YARDSTICK_FOLDER,
+        help="the folder of the C yardsticks' sources, built per run (default: ../shared/bench)",
     )
     ap.add_argument("--markdown", type=Path, metavar="FILE", help="also write the markdown to this file")
     ap.add_argument("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
@@ -349,8 +448,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.repeats = args.repeats if args.repeats_given else (2 if args.quick else 3)
     if args.repeats < 1 or args.threads < 1:
         ap.error("--repeats and --threads must be at least 1")
-    if args.yardstick is not None and not os.access(args.yardstick, os.X_OK):
-        ap.error(f"--yardstick {args.yardstick}: not an executable file")
+    if not args.yardsticks.is_dir():
+        ap.error(f"--yardsticks {args.yardsticks}: no such folder")
     if args.markdown is not None and not args.markdown.parent.is_dir():
         ap.error(f"--markdown {args.markdown}: no such folder {args.markdown.parent}")
     return args
@@ -368,14 +467,22 @@ def children_env(threads: int) -> dict[str, str]:
 
 def run(args: argparse.Namespace, tmp: Path) -> str:
     start, t0 = bk.load(), time.perf_counter()
-    yardstick, yard_label = args.yardstick, "given with --yardstick"
-    if yardstick is None:
-        yardstick, yard_label = bk.build_yardstick(args.yardstick_source, tmp)
-        if yardstick is None:
-            say(yard_label)
     games = registered_games()
+    built, labels = {}, []
+    for game, (bench, _) in games.items():
+        if bench.yardstick is None:
+            continue
+        binary, label = bk.build_yardstick(
+            args.yardsticks / bench.yardstick.source, tmp, bench.yardstick.defines
+        )
+        labels.append(f"  - {game}: {label}")
+        if binary is None:
+            say(label)
+        else:
+            built[game] = binary
+    yard_label = ("\n" + "\n".join(labels)) if labels else "none"
     ctx = Context(
-        games, children_env(args.threads), args.threads, args.repeats, 10 if args.quick else 1, yardstick, tmp
+        games, children_env(args.threads), args.threads, args.repeats, 10 if args.quick else 1, built, tmp
     )
     parts = [header(args, yard_label, start)]
     print(parts[0] + "\n", flush=True)

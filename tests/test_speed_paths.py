@@ -2,7 +2,8 @@
 
 The Spøkelse round derives its three stream keys from one shared base, shuffles with the
 draws made first (:func:`simulator.engine.rng.shuffle_with_nb`) and reaches its arrays through
-addresses (:mod:`simulator.engine.unmanaged`); these tests pin each of them to the form the
+addresses (:mod:`simulator.engine.unmanaged`); the Gris kernels draw reaction times on a state
+held in a register (:func:`simulator.engine.rng.lognormal_at_nb`); these tests pin each of them to the form the
 random-stream contract (docs/random-streams.md) is written in.
 """
 
@@ -18,6 +19,8 @@ from simulator.engine.rng import (
     DECIDE,
     REACT,
     Stream,
+    lognormal_at_nb,
+    lognormal_nb,
     shuffle_nb,
     shuffle_with_nb,
     stream_base_nb,
@@ -99,3 +102,18 @@ def test_views_at_an_address_are_the_arrays_themselves() -> None:
     assert same and (cols, n_u, rows) == (3, 4, 2)
     assert a2[1, 2] == 99 and u1[3] == 7 and f2[1, 0] == 2.5  # written through the views
     assert a2.sum() == 99 and u1.sum() == 7 and f2.sum() == 2.5  # and nowhere else
+
+
+@njit
+def _lognormals(key, median, sigma):
+    state = np.array([key], np.uint64)
+    return lognormal_nb(state, median, sigma), lognormal_at_nb(key, median, sigma)
+
+
+@pytest.mark.parametrize("seed, game", CASES)
+def test_the_reaction_draw_on_a_register_state_is_the_plain_one(seed: int, game: int) -> None:
+    for seat in range(8):
+        key = stream_key(seed, game, REACT, 3, seat)
+        for median, sigma in ((0.8, 0.35), (0.01, 3.0), (60.0, 0.01)):
+            plain, fast = _lognormals(np.uint64(key), median, sigma)
+            assert fast == plain == Stream(seed, game, REACT, 3, seat).lognormal(median, sigma)

@@ -155,6 +155,21 @@ def lognormal_nb(state, median, sigma):
     return median * math.exp(sigma * z)
 
 
+@njit(cache=True, inline="always")
+def lognormal_at_nb(key, median, sigma):
+    """:func:`lognormal_nb` on the stream whose state is ``key`` (its first two draws), the
+    state held in a local rather than a one-element array, so that the compiler keeps it in a
+    register (the Gris kernels' reaction times: a stream that starts and ends in one
+    function).  The same operations in the same order: the same double
+    (``tests/test_speed_paths.py`` checks it)."""
+    s = key + _U64_GOLDEN
+    u1 = 1.0 - np.float64(mix64_nb(s) >> np.uint64(11)) * _TWO_POW_M53
+    s = s + _U64_GOLDEN
+    u2 = np.float64(mix64_nb(s) >> np.uint64(11)) * _TWO_POW_M53
+    z = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+    return median * math.exp(sigma * z)
+
+
 @njit(cache=True)
 def shuffle_nb(state, deck):
     """Fill ``deck`` with ``0..len-1`` shuffled exactly as :meth:`Stream.shuffled`."""

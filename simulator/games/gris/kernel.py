@@ -23,8 +23,23 @@ import numpy as np
 from numba import carray, njit
 
 from simulator.engine.chunks import ChunkedBlock, chunk_njit
-from simulator.engine.rng import DEAL, DECIDE, shuffle_nb, stream_key_nb
-from simulator.engine.unmanaged import _address_as_void_pointer
+from simulator.engine.rng import (
+    DEAL,
+    DECIDE,
+    REACT,
+    lognormal_at_nb,
+    shuffle_nb,
+    stream_base_nb,
+    stream_key_at_nb,
+)
+from simulator.engine.unmanaged import (
+    _address_as_void_pointer,
+    address,
+    float64_at,
+    int64_at,
+    keep_alive,
+    uint64_at,
+)
 from simulator.games.gris.observation import OBS_SIZE, PASSES
 from simulator.games.gris.rules import (
     ERR_NOT_HELD,
@@ -60,7 +75,6 @@ from simulator.games.gris.rules import (
     deal_nb,
     dealt_signallers_nb,
     first_dealer_nb,
-    letter_nb,
     locate_cards_nb,
     one_suit_nb,
     pass_card_nb,
@@ -70,7 +84,7 @@ from simulator.games.gris.rules import (
     workspace_nb,
 )
 from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
-from simulator.games.gris.variants import ABANDON_AFTER
+from simulator.games.gris.variants import ABANDON_AFTER, MAX_SEATS
 
 N_CARDS = 52
 
@@ -95,41 +109,72 @@ def rng_cell_nb(addr, i):
 MATCH_OUT = 5  # play_match_nb's out: counted rounds, stalled deals, abandoned, first dealer, loser
 
 
+@njit(cache=True, inline="always")
+def round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, given):
+    """The addresses of everything :func:`play_round_nb` plays with, in its order.
+
+    The caller keeps the arrays alive while play_round_nb runs (a chunk's workspace and
+    the block's arguments); all of them are C-contiguous."""
+    return (
+        address(sids),
+        address(params),
+        address(medians),
+        address(sigmas),
+        address(err),
+        address(log),
+        address(snap),
+        address(given),
+        address(ws[0]),  # deck
+        address(ws[1]),  # obs
+        address(ws[2]),  # owner
+        address(ws[3]),  # straight
+        address(ws[4]),  # rng
+        address(ws[5]),  # times
+        address(ws[6]),  # signallers
+        address(ws[8]),  # hands
+    )
+
+
 @njit(cache=True)
 def play_round_nb(
-    sids,
-    params,
-    n,
-    circulation,
-    stall_cap,
-    medians,
-    sigmas,
-    seed,
-    game,
-    deal,
-    dealer,
-    given,
-    ws,
-    err,
-    log,
-    snap,
+    at, n, circulation, stall_cap, width, log_rows, snap_rows, n_given, seed, game, deal, dealer
 ):
     """Play one round; return ``(events, passes, stalled, loser)``.
 
-    ``ws`` is the workspace from :func:`workspace_nb`; afterwards ``ws[6]`` (the
-    signallers, 0/1 per seat) and ``ws[5]`` (the touch times) describe the round.
-    ``given``: a deck to deal instead of shuffling (length 52), or an empty array.
-    Rows of ``log`` (if it has any) receive the events; rows of ``snap`` (if any)
-    where every card is after every pass and every exchange.  On a card the
-    strategy does not hold, ``err`` is filled and ``(events, passes, -1, -1)`` returned.
+    ``at`` holds the addresses of the arrays (:func:`round_at_nb`): the strategy ids and
+    their parameters (``width`` per seat), each seat's reaction median and sigma, the error
+    row, the event log (``log_rows`` rows), the snapshots (``snap_rows`` rows), a deck to
+    deal instead of shuffling (used when ``n_given`` is 52) and the workspace
+    (:func:`workspace_nb`; afterwards its signallers, 0/1 per seat, and touch times
+    describe the round).  The arrays are made here from the addresses, with constant
+    shapes where the layout fixes them: the compiler then knows they have no owner and
+    emits no reference counting for them (an array argument costs calls at every entry
+    and exit, and every inlined helper that takes an array adds a pair).  Rows of ``log``
+    receive the events; rows of ``snap`` where every card is after every pass and every
+    exchange.  On a card the strategy does not hold, ``err`` is filled and ``(events,
+    passes, -1, -1)`` returned.
     """
-    deck, obs, owner, straight, rng, times, signallers, seats, hands = ws
-    obs_at, params_at, rng_at = obs.ctypes.data, params.ctypes.data, rng.ctypes.data
-    if given.shape[0] == N_CARDS:
+    sids = int64_at(at[0], (MAX_SEATS,))
+    medians = float64_at(at[2], (MAX_SEATS,))
+    sigmas = float64_at(at[3], (MAX_SEATS,))
+    err = int64_at(at[4], (ERR_SIZE,))
+    log = int64_at(at[5], (log_rows, LOG_FIELDS))
+    deck = int64_at(at[8], (N_CARDS,))
+    obs = int64_at(at[9], (MAX_SEATS, OBS_SIZE))
+    owner = int64_at(at[10], (N_CARDS + 1,))
+    straight = int64_at(at[11], (N_CARDS + 1,))
+    rng = uint64_at(at[12], (MAX_SEATS + 2,))
+    times = float64_at(at[13], (MAX_SEATS,))
+    signallers = int64_at(at[14], (MAX_SEATS,))
+    hands = uint64_at(at[15], (MAX_SEATS,))
+    params_at, obs_at, rng_at = at[1], at[9], at[12]
+    base = stream_base_nb(seed, game)  # docs/random-streams.md: every stream of this game from it
+    if n_given == N_CARDS:
+        given = int64_at(at[7], (N_CARDS,))
         for i in range(N_CARDS):
             deck[i] = given[i]
     else:
-        rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
+        rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
         shuffle_nb(rng_cell_nb(rng_at, 0), deck)
     six = deal_nb(deck, n, dealer, obs, hands, owner, straight)
     stock0 = stock_start_nb(n)
@@ -141,9 +186,8 @@ def play_round_nb(
     # RULES.md §1: several players dealt a complete five-card hand all signal together.
     if dealt_signallers_nb(obs, n, six, signallers) == 0:
         for s in range(n):
-            rng[1 + s] = stream_key_nb(seed, game, DECIDE, deal, s)
+            rng[1 + s] = stream_key_at_nb(base, DECIDE, deal, s)
         p = six  # RULES.md §1: the holder of six cards passes first
-        width = params.shape[1]
         while True:
             row = obs_row_nb(obs_at, p)
             row[PASSES] = passes
@@ -155,11 +199,13 @@ def play_round_nb(
                 return events, passes, -1, -1
             passes += 1
             q = p + 1 if p + 1 < n else 0  # RULES.md §1: to the left, seat (i + 1) % n
-            if events < log.shape[0]:
+            if events < log_rows:
                 log[events, 0], log[events, 1], log[events, 2], log[events, 3] = PASS_EVENT, p, card, q
             events += 1
-            if snap.shape[0] > 0:
-                snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, card)
+            if snap_rows > 0:
+                snap_nb(
+                    int64_at(at[6], (snap_rows, N_CARDS)), events - 1, hands, n, deck, stock0, n_stock, card
+                )
             # The card arrives as part of the pass; back home, it may be exchanged.
             drawn, head = receive_nb(
                 obs_row_nb(obs_at, q),
@@ -175,7 +221,7 @@ def play_round_nb(
                 card,
             )
             if drawn >= 0:
-                if events < log.shape[0]:
+                if events < log_rows:
                     log[events, 0], log[events, 1], log[events, 2], log[events, 3] = (
                         EXCHANGE_EVENT,
                         q,
@@ -183,7 +229,8 @@ def play_round_nb(
                         drawn,
                     )
                 events += 1
-                if snap.shape[0] > 0:
+                if snap_rows > 0:
+                    snap = int64_at(at[6], (snap_rows, N_CARDS))
                     snap_nb(snap, events - 1, hands, n, deck, stock0, n_stock, np.int64(-1))
             if one_suit_nb(row):  # RULES.md §1: five of one suit after passing: signal
                 signallers[p] = 1
@@ -194,11 +241,21 @@ def play_round_nb(
             p = q
     if stalled:
         return events, passes, 1, -1
-    # RULES.md §4: the last to touch gets the next letter.
-    players = carray(_address_as_void_pointer(seats.ctypes.data), (n,), dtype=np.int64)  # 0..n-1
-    loser = letter_nb(
-        seed, game, deal, signallers, medians, sigmas, players, times, rng_cell_nb(rng_at, n + 1)
-    )
+    # RULES.md §4 (simulator/engine/reaction.py): every seat draws its reaction from its own REACT
+    # stream; signallers touch at it, the others that long after the first touch; the last to
+    # touch gets the next letter (an exact tie: the lowest seat).
+    first = np.inf
+    for s in range(n):
+        t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
+        times[s] = t
+        if signallers[s] and t < first:
+            first = t
+    loser = 0
+    for s in range(n):
+        if not signallers[s]:
+            times[s] += first
+        if times[s] > times[loser]:
+            loser = s
     return events, passes, 0, loser
 
 
@@ -209,9 +266,7 @@ def snap_nb(snap, i, hands, n, deck, stock0, n_stock, transit):
 
 
 @njit(cache=True, inline="always")
-def play_match_nb(
-    sids, params, n, circulation, stall_cap, medians, sigmas, seed, game, ws, err, letters, out
-):
+def play_match_nb(at, n, circulation, stall_cap, width, seed, game, ws, err, letters, out):
     """Play one match; return ``(sum of passes, sum of squared passes)`` over its counted
     rounds.  ``letters`` receives each seat's letters at the end; ``out`` receives
     [counted rounds, stalled deals, abandoned, first dealer, loser (-1 if abandoned)]."""
@@ -219,9 +274,7 @@ def play_match_nb(
     first = first_dealer_nb(seed, game, n, rng)  # RULES.md §1: round 1's dealer drawn at random
     for s in range(n):
         letters[s] = 0
-    no_deck = np.empty(0, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
-    no_snap = np.empty((0, N_CARDS), np.int64)
+    no_rows = np.int64(0)
     dealer = first
     deal = np.int64(0)  # not a literal: play_round_nb is compiled for one signature
     counted = 0
@@ -233,22 +286,7 @@ def play_match_nb(
     abandoned = 0
     while True:
         _, passes, stalled, who = play_round_nb(
-            sids,
-            params,
-            n,
-            circulation,
-            stall_cap,
-            medians,
-            sigmas,
-            seed,
-            game,
-            deal,
-            dealer,
-            no_deck,
-            ws,
-            err,
-            no_log,
-            no_snap,
+            at, n, circulation, stall_cap, width, no_rows, no_rows, no_rows, seed, game, deal, dealer
         )
         if err[0] != 0:
             return 0, 0
@@ -275,31 +313,19 @@ def play_match_nb(
 
 
 @njit(cache=True, inline="always")
-def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
-    ws = workspace_nb()
+def empty_nb():
+    """The empty log, snapshots and deck a block plays with."""
+    return np.empty((0, LOG_FIELDS), np.int64), np.empty((0, N_CARDS), np.int64), np.empty(0, np.int64)
+
+
+@njit(cache=True, inline="always")
+def rounds_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err):
     signallers = ws[6]
-    no_deck = np.empty(0, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
-    no_snap = np.empty((0, N_CARDS), np.int64)
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         # RULES.md §1: in round simulations seat n-1 deals and seat 0 holds six.
         _, passes, stalled, loser = play_round_nb(
-            sids,
-            params,
-            n,
-            circulation,
-            stall_cap,
-            medians,
-            sigmas,
-            seed,
-            g,
-            np.int64(0),  # a literal 0 would compile play_round_nb a second time
-            n - 1,
-            no_deck,
-            ws,
-            err,
-            no_log,
-            no_snap,
+            at, n, circulation, stall_cap, width, no_rows, no_rows, no_rows, seed, g, no_rows, n - 1
         )
         if err[0] != 0:
             return
@@ -322,14 +348,11 @@ def rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, se
 
 
 @njit(cache=True, inline="always")
-def matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err):
-    ws = workspace_nb()
+def matches_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err):
     letters = np.zeros(n, np.int64)
     out = np.zeros(MATCH_OUT, np.int64)
     for g in range(g0, g1):
-        ps, ps2 = play_match_nb(
-            sids, params, n, circulation, stall_cap, medians, sigmas, seed, g, ws, err, letters, out
-        )
+        ps, ps2 = play_match_nb(at, n, circulation, stall_cap, width, seed, g, ws, err, letters, out)
         if err[0] != 0:
             return
         counted, stalled_deals, abandoned, first, loser = out[0], out[1], out[2], out[3], out[4]
@@ -355,12 +378,21 @@ def matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, s
 def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
     params = np.ascontiguousarray(params)  # strategies get row views by address
     n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
-    medians = rules_f[:n]
-    sigmas = rules_f[n : 2 * n]
+    ws = workspace_nb()
+    no_log, no_snap, no_deck = empty_nb()
+    at = round_at_nb(sids, params, rules_f[:n], rules_f[n : 2 * n], ws, err, no_log, no_snap, no_deck)
+    width = np.int64(params.shape[1])
     if unit == 0:
-        rounds_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err)
+        rounds_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err)
     else:
-        matches_chunk_nb(sids, params, n, circulation, stall_cap, medians, sigmas, seed, g0, g1, agg, err)
+        matches_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err)
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(rules_f)
+    keep_alive(ws)
+    keep_alive(no_log)
+    keep_alive(no_snap)
+    keep_alive(no_deck)
 
 
 # --- per-game records (compare, --records) -----------------------------------------------
@@ -375,35 +407,19 @@ REC_MATCH = MATCH_OUT
 def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
     params = np.ascontiguousarray(params)
     n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
-    medians = rules_f[:n]
-    sigmas = rules_f[n : 2 * n]
     ws = workspace_nb()
     signallers = ws[6]
     letters = np.zeros(n, np.int64)
     out = np.zeros(MATCH_OUT, np.int64)
-    no_deck = np.empty(0, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
-    no_snap = np.empty((0, N_CARDS), np.int64)
+    no_log, no_snap, no_deck = empty_nb()
+    at = round_at_nb(sids, params, rules_f[:n], rules_f[n : 2 * n], ws, err, no_log, no_snap, no_deck)
+    width = np.int64(params.shape[1])
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         row = rec[g - g0]
         if unit == 0:
             _, passes, stalled, loser = play_round_nb(
-                sids,
-                params,
-                n,
-                circulation,
-                stall_cap,
-                medians,
-                sigmas,
-                seed,
-                g,
-                np.int64(0),
-                n - 1,
-                no_deck,
-                ws,
-                err,
-                no_log,
-                no_snap,
+                at, n, circulation, stall_cap, width, no_rows, no_rows, no_rows, seed, g, no_rows, n - 1
             )
             mask = 0
             if stalled == 0:
@@ -411,15 +427,20 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
                     mask |= signallers[s] << s
             row[0], row[1], row[2], row[3] = passes, stalled, loser, mask
         else:
-            play_match_nb(
-                sids, params, n, circulation, stall_cap, medians, sigmas, seed, g, ws, err, letters, out
-            )
+            play_match_nb(at, n, circulation, stall_cap, width, seed, g, ws, err, letters, out)
             for i in range(MATCH_OUT):
                 row[i] = out[i]
             for s in range(n):
                 row[MATCH_OUT + s] = letters[s]
         if err[0] != 0:
-            return
+            break
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(rules_f)
+    keep_alive(ws)
+    keep_alive(no_log)
+    keep_alive(no_snap)
+    keep_alive(no_deck)
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
@@ -458,29 +479,40 @@ def play_traced_nb(
     sids, params, rules_i, rules_f, seed, game, deal, dealer, deck, log, times, signallers, snap
 ):
     """:func:`trace_round_nb` dealing ``deck`` (52 cards; empty: shuffle) and filling ``snap``
-    (``snap[k]`` = where every card is after event ``k``; see ``rules.locate_cards_nb``)."""
+    (``snap[k]`` = where every card is after event ``k``; see ``rules.locate_cards_nb``).
+    ``log`` and ``snap`` must be C-contiguous (they are written through their addresses)."""
+    sids = np.ascontiguousarray(sids)
     params = np.ascontiguousarray(params)
+    deck = np.ascontiguousarray(deck)
     n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
     ws = workspace_nb()
     err = np.zeros(ERR_SIZE, np.int64)
+    medians = np.ascontiguousarray(rules_f[:n])
+    sigmas = np.ascontiguousarray(rules_f[n : 2 * n])
+    at = round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, deck)
     events, passes, stalled, loser = play_round_nb(
-        sids,
-        params,
+        at,
         n,
         circulation,
         stall_cap,
-        rules_f[:n],
-        rules_f[n : 2 * n],
-        seed,
-        game,
-        deal,
-        dealer,
-        deck,
-        ws,
-        err,
-        log,
-        snap,
+        np.int64(params.shape[1]),
+        np.int64(log.shape[0]),
+        np.int64(snap.shape[0]),
+        np.int64(deck.shape[0]),
+        np.int64(seed),
+        np.int64(game),
+        np.int64(deal),
+        np.int64(dealer),
     )
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(deck)
+    keep_alive(medians)
+    keep_alive(sigmas)
+    keep_alive(ws)
+    keep_alive(err)
+    keep_alive(log)
+    keep_alive(snap)
     for s in range(n):
         signallers[s] = ws[6][s]
         times[s] = ws[5][s] if stalled == 0 else np.nan

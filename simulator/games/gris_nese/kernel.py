@@ -22,9 +22,17 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.chunks import ChunkedBlock, chunk_njit
-from simulator.engine.reaction import touch_times_nb
-from simulator.engine.rng import DEAL, DECIDE, stream_key_nb
-from simulator.engine.unmanaged import unmanaged_item, unmanaged_row
+from simulator.engine.rng import (
+    DEAL,
+    DECIDE,
+    REACT,
+    lognormal_at_nb,
+    shuffle_nb,
+    stream_base_nb,
+    stream_key_at_nb,
+)
+from simulator.engine.unmanaged import address, float64_at, int64_at, keep_alive, uint64_at
+from simulator.games.gris_nese.observation import HAND_SIZE, OBS_SIZE
 from simulator.games.gris_nese.rules import (
     DEAL_BINS,
     ERR_SIZE,
@@ -51,11 +59,11 @@ from simulator.games.gris_nese.rules import (
     R_REPLAYED,
     R_SIGNAL,
     R_STALLED,
+    deal_nb,
     find_card_nb,
     leave_nb,
     loser_nb,
     pass_step_nb,
-    shuffle_and_deal_nb,
     signallers_nb,
     unclear_nb,
     workspace_nb,
@@ -63,14 +71,40 @@ from simulator.games.gris_nese.rules import (
 from simulator.games.gris_nese.strategies import decide_builtin_nb as decide_nb
 from simulator.games.gris_nese.variants import ABANDON_AFTER
 
-REACT_SCRATCH = MAX_SEATS + 1  # the workspace's rng cell for reaction draws
+
+@njit(cache=True, inline="always")
+def round_at_nb(sids, params, medians, sigmas, ws, err, log):
+    """The addresses of everything :func:`play_round_nb` plays with, in its order.
+
+    The caller keeps the arrays alive while play_round_nb runs (a chunk's workspace and
+    the block's arguments); all of them are C-contiguous."""
+    return (
+        address(sids),
+        address(params),
+        address(medians),
+        address(sigmas),
+        address(err),
+        address(log),
+        address(ws[0]),  # obs
+        address(ws[1]),  # perm
+        address(ws[2]),  # slot
+        address(ws[3]),  # outs
+        address(ws[4]),  # sig
+        address(ws[5]),  # times
+        address(ws[6]),  # rng
+        address(ws[7]),  # seats
+    )
 
 
-# Compiled once and inlined by LLVM (forceinline) where it is called: numba's inline="always"
-# re-typed it, strategies and all, at each of its call sites.
-@njit(cache=True, forceinline=True)
-def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, seats, ws, err, log):
+@njit(cache=True)
+def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     """Play one deal among the ``m`` players ``seats[:m]`` (original seats, ring order).
+
+    ``at`` holds the addresses of the arrays (:func:`round_at_nb`): the strategy ids and
+    their parameters (``width`` per seat), each seat's reaction median and sigma, the error
+    row, the log (``log_rows`` rows) and the workspace (:func:`workspace_nb`).  The arrays
+    are made here from the addresses, with constant shapes where the layout fixes them, so
+    the compiler knows they have no owner and emits no reference counting for them.
 
     Returns ``(events, passes, stalled, replayed, loser, signallers)``: ``loser`` is the
     ring position that leaves (-1 if stalled or replayed).  The signallers and touch
@@ -78,16 +112,30 @@ def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, gam
     card ``err`` is filled and the round stops (the caller checks ``err[0]``).  Rows of
     ``log`` (if it has any) receive each card laid down: step, seat, card.
     """
-    obs, perm, slot, outs, sig, times, rng, _ = ws
-    rng[0] = stream_key_nb(seed, game, DEAL, deal, 0)
+    sids = int64_at(at[0], (MAX_SEATS,))
+    medians = float64_at(at[2], (MAX_SEATS,))
+    sigmas = float64_at(at[3], (MAX_SEATS,))
+    err = int64_at(at[4], (ERR_SIZE,))
+    log = int64_at(at[5], (log_rows, LOG_FIELDS))
+    obs = int64_at(at[6], (MAX_SEATS, OBS_SIZE))
+    perm = int64_at(at[7], (HAND_SIZE * MAX_SEATS,))
+    slot = int64_at(at[8], (MAX_SEATS,))
+    outs = int64_at(at[9], (MAX_SEATS,))
+    sig = int64_at(at[10], (MAX_SEATS,))
+    times = float64_at(at[11], (MAX_SEATS,))
+    rng = uint64_at(at[12], (MAX_SEATS + 2,))
+    seats = int64_at(at[13], (MAX_SEATS,))
+    params_at, obs_at, rng_at = at[1], at[6], at[12]
+    base = stream_base_nb(seed, game)  # docs/random-streams.md: every stream of this game from it
+    rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
     for i in range(m):
-        rng[1 + i] = stream_key_nb(seed, game, DECIDE, deal, seats[i])
-    shuffle_and_deal_nb(rng[0:1], perm, obs, m, seats)
+        rng[1 + i] = stream_key_at_nb(base, DECIDE, deal, seats[i])
+    shuffle_nb(uint64_at(rng_at, (1,)), int64_at(at[7], (HAND_SIZE * m,)))
+    deal_nb(obs, perm, m, seats)
     # RULES.md §2: hands are checked after the deal and after every pass step.
     n_sig = signallers_nb(obs, m, sig)
     passes = 0
     events = 0
-    max_log = log.shape[0]
     while n_sig == 0:
         if passes >= stall_cap:  # RULES.md §2: stall guard, nobody leaves
             for i in range(m):
@@ -97,7 +145,10 @@ def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, gam
         for i in range(m):
             s = seats[i]
             a = decide_nb(
-                sids[s], unmanaged_row(obs, i), unmanaged_row(params, s), unmanaged_item(rng, 1 + i)
+                sids[s],
+                int64_at(obs_at + i * (OBS_SIZE * 8), (OBS_SIZE,)),
+                float64_at(params_at + s * (width * 8), (width,)),
+                uint64_at(rng_at + (1 + i) * 8, (1,)),
             )
             j = find_card_nb(obs, i, a)
             if j < 0:
@@ -105,28 +156,37 @@ def play_round_nb(sids, params, m, stall_cap, margin, medians, sigmas, seed, gam
                 return events, passes, 0, 0, -1, 0
             slot[i] = j
             outs[i] = a
-            if events < max_log:
+            if events < log_rows:
                 log[events, 0], log[events, 1], log[events, 2] = passes, s, a
             events += 1
         n_sig = pass_step_nb(obs, m, slot, outs, sig)
         passes += 1
-    # RULES.md §4: touch times; the latest touch loses.
-    touch_times_nb(seed, game, deal, sig, medians, sigmas, seats[:m], times, rng[REACT_SCRATCH:])
+    # RULES.md §4 (simulator/engine/reaction.py): every seat draws its reaction from its own REACT
+    # stream; signallers touch at it, the others that long after the first touch.
+    first = np.inf
+    for i in range(m):
+        s = seats[i]
+        t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
+        times[i] = t
+        if sig[i] and t < first:
+            first = t
+    for i in range(m):
+        if not sig[i]:
+            times[i] += first
     if unclear_nb(times, m, margin):  # RULES.md §2 house rule: replayed, nobody leaves
         return events, passes, 0, 1, -1, n_sig
     return events, passes, 0, 0, loser_nb(times, m), n_sig
 
 
 @njit(cache=True, inline="always")
-def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
-    ws = workspace_nb()
+def rounds_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err):
     sig, seats = ws[4], ws[7]
     for i in range(n):
         seats[i] = i  # round simulations: every player, seats in order
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         _, passes, stalled, replayed, loser, n_sig = play_round_nb(
-            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, np.int64(0), seats, ws, err, no_log
+            at, n, stall_cap, margin, width, no_rows, seed, g, no_rows
         )
         if err[0] != 0:
             return
@@ -152,21 +212,42 @@ def rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g
 
 @njit(cache=True, inline="always")
 def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, game, ws, err, places):
+    """Play one match from n players down to two joint winners (:func:`match_at_nb` on these
+    arrays).  ``places`` receives each original seat's place (1 for the two winners, n for
+    the first out).  Returns ``(abandoned, counted rounds, stalled rounds, replayed rounds,
+    deals)``."""
+    sids = np.ascontiguousarray(sids)
+    params = np.ascontiguousarray(params)
+    medians = np.ascontiguousarray(medians)
+    sigmas = np.ascontiguousarray(sigmas)
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    at = round_at_nb(sids, params, medians, sigmas, ws, err, no_log)
+    out = match_at_nb(at, n, stall_cap, margin, np.int64(params.shape[1]), seed, game, ws, err, places)
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(medians)
+    keep_alive(sigmas)
+    keep_alive(ws)
+    keep_alive(err)
+    keep_alive(no_log)
+    return out
+
+
+@njit(cache=True, inline="always")
+def match_at_nb(at, n, stall_cap, margin, width, seed, game, ws, err, places):
     """Play one match from n players down to two joint winners.  ``places`` receives each
     original seat's place (1 for the two winners, n for the first out).  Returns
     ``(abandoned, counted rounds, stalled rounds, replayed rounds, deals)``."""
     seats = ws[7]
     for i in range(n):
         seats[i] = i
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    no_rows = np.int64(0)
     m = n
-    deal = np.int64(0)  # not a literal: play_round_nb is compiled for one signature
+    deal = np.int64(0)
     in_a_row = 0
     rounds, stalled, replayed = 0, 0, 0
     while m > 2:
-        _, _, st, rp, loser, _ = play_round_nb(
-            sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, seats, ws, err, no_log
-        )
+        _, _, st, rp, loser, _ = play_round_nb(at, m, stall_cap, margin, width, no_rows, seed, game, deal)
         if err[0] != 0:
             return 0, rounds, stalled, replayed, deal
         deal += 1
@@ -188,12 +269,11 @@ def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, gam
 
 
 @njit(cache=True, inline="always")
-def matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err):
-    ws = workspace_nb()
+def matches_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err):
     places = np.zeros(MAX_SEATS, np.int64)
     for g in range(g0, g1):
-        abandoned, rounds, stalled, replayed, deals = play_match_nb(
-            sids, params, n, stall_cap, margin, medians, sigmas, seed, g, ws, err, places
+        abandoned, rounds, stalled, replayed, deals = match_at_nb(
+            at, n, stall_cap, margin, width, seed, g, ws, err, places
         )
         if err[0] != 0:
             return
@@ -216,47 +296,48 @@ def matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, 
 
 @njit(cache=True, inline="always")
 def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
+    sids = np.ascontiguousarray(sids)  # strategies get row views by address
+    params = np.ascontiguousarray(params)
+    rules_f = np.ascontiguousarray(rules_f)
     n, stall_cap = rules_i[0], rules_i[1]
     margin = rules_f[0]
-    medians = rules_f[1 : 1 + n]
-    sigmas = rules_f[1 + n : 1 + 2 * n]
+    ws = workspace_nb()
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    at = round_at_nb(sids, params, rules_f[1 : 1 + n], rules_f[1 + n : 1 + 2 * n], ws, err, no_log)
+    width = np.int64(params.shape[1])
     if unit == 0:
-        rounds_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err)
+        rounds_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err)
     else:
-        matches_chunk_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, g0, g1, agg, err)
+        matches_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err)
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(rules_f)
+    keep_alive(ws)
+    keep_alive(no_log)
 
 
 @njit(cache=True, inline="always")
 def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
     """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
+    sids = np.ascontiguousarray(sids)
+    params = np.ascontiguousarray(params)
+    rules_f = np.ascontiguousarray(rules_f)
     n, stall_cap = rules_i[0], rules_i[1]
     margin = rules_f[0]
-    medians = rules_f[1 : 1 + n]
-    sigmas = rules_f[1 + n : 1 + 2 * n]
     ws = workspace_nb()
     sig, seats = ws[4], ws[7]
     places = np.zeros(MAX_SEATS, np.int64)
     no_log = np.empty((0, LOG_FIELDS), np.int64)
+    at = round_at_nb(sids, params, rules_f[1 : 1 + n], rules_f[1 + n : 1 + 2 * n], ws, err, no_log)
+    width = np.int64(params.shape[1])
+    no_rows = np.int64(0)
     for g in range(g0, g1):
         row = rec[g - g0]
         if unit == 0:
             for i in range(n):
                 seats[i] = i
             _, passes, stalled, replayed, loser, _ = play_round_nb(
-                sids,
-                params,
-                n,
-                stall_cap,
-                margin,
-                medians,
-                sigmas,
-                seed,
-                g,
-                np.int64(0),
-                seats,
-                ws,
-                err,
-                no_log,
+                at, n, stall_cap, margin, width, no_rows, seed, g, no_rows
             )
             mask = 0
             if not stalled:
@@ -265,14 +346,19 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
             row[0], row[1], row[2], row[3], row[4] = passes, stalled, replayed, loser, mask
         else:
             places[:] = 0
-            abandoned, rounds, stalled, replayed, deals = play_match_nb(
-                sids, params, n, stall_cap, margin, medians, sigmas, seed, g, ws, err, places
+            abandoned, rounds, stalled, replayed, deals = match_at_nb(
+                at, n, stall_cap, margin, width, seed, g, ws, err, places
             )
             row[0], row[1], row[2], row[3], row[4] = abandoned, rounds, stalled, replayed, deals
             for s in range(n):
                 row[5 + s] = 0 if abandoned else places[s]
         if err[0] != 0:
-            return
+            break
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(rules_f)
+    keep_alive(ws)
+    keep_alive(no_log)
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
@@ -309,18 +395,38 @@ def trace_round_nb(sids, params, rules_i, rules_f, seed, game, deal, seats, log,
     to ``log``, the touch times and signallers (ring order) to ``times`` and ``signallers``.
     Returns ``(events, passes, stalled, replayed, loser)`` with ``loser`` an original seat
     (-1 if stalled or replayed).  For tests and the move-by-move comparison."""
+    sids = np.ascontiguousarray(sids)
+    params = np.ascontiguousarray(params)
+    rules_f = np.ascontiguousarray(rules_f)
     n, stall_cap = rules_i[0], rules_i[1]
     margin = rules_f[0]
-    medians = rules_f[1 : 1 + n]
-    sigmas = rules_f[1 + n : 1 + 2 * n]
     ws = workspace_nb()
     m = seats.shape[0]
     for i in range(m):
         ws[7][i] = seats[i]
     err = np.zeros(ERR_SIZE, np.int64)
+    medians = np.ascontiguousarray(rules_f[1 : 1 + n])
+    sigmas = np.ascontiguousarray(rules_f[1 + n : 1 + 2 * n])
+    at = round_at_nb(sids, params, medians, sigmas, ws, err, log)
     events, passes, stalled, replayed, loser, _ = play_round_nb(
-        sids, params, m, stall_cap, margin, medians, sigmas, seed, game, deal, ws[7], ws, err, log
+        at,
+        np.int64(m),
+        np.int64(stall_cap),
+        np.float64(margin),
+        np.int64(params.shape[1]),
+        np.int64(log.shape[0]),
+        np.int64(seed),
+        np.int64(game),
+        np.int64(deal),
     )
+    keep_alive(sids)
+    keep_alive(params)
+    keep_alive(rules_f)
+    keep_alive(medians)
+    keep_alive(sigmas)
+    keep_alive(ws)
+    keep_alive(err)
+    keep_alive(log)
     if err[0] != 0:
         raise ValueError("a strategy laid down a card it does not hold")
     for i in range(m):

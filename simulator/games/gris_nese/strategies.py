@@ -14,7 +14,9 @@ tree of functions at every call site, which cost most of the kernel's compile ti
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simulator.engine.rng import below_nb
 from simulator.games.gris_nese.observation import (
@@ -98,6 +100,14 @@ def random_nb(obs, params, rng):
     return obs[HAND + below_nb(rng, HAND_SIZE)]
 
 
+@njit(cache=True, inline="always")
+def nth_bit_nb(mask, k):
+    """The index of the ``k``-th (from 0) set bit of ``mask``, lowest first."""
+    for _ in range(k):
+        mask &= mask - np.uint64(1)
+    return np.int64(trailing_zeros(mask))
+
+
 @njit(cache=True, forceinline=True)
 def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
@@ -105,29 +115,43 @@ def greedy_nb(obs, params, rng):
     The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, from
     one pass over the groups (greedy is the baseline everything is measured against, so it
     is worth keeping fast): the least held groups are the non-target ones held least unless
-    every group held is held equally (2 + 2, 1 + 1 + 1 + 1), and then they are the others."""
-    best, n_best, first_best = 0, 0, -1
-    low, n_low, first_low = HAND_SIZE + 1, 0, -1
-    for g in range(obs[N_PLAYERS]):
+    every group held is held equally (2 + 2, 1 + 1 + 1 + 1), and then they are the others.
+    The groups held most and least are bit masks built without branches (the counts are as
+    random as the cards, so branches on them are mispredicted); ``nth_bit_nb`` of a mask is
+    ``nth_group_nb`` over the same groups."""
+    m = obs[N_PLAYERS]
+    best, low = 0, HAND_SIZE + 1
+    for g in range(m):
         c = obs[GROUP_COUNT + g]
-        if c > 0:
-            if c > best:
-                best, n_best, first_best = c, 1, g
-            elif c == best:
-                n_best += 1
-            if c < low:
-                low, n_low, first_low = c, 1, g
-            elif c == low:
-                n_low += 1
-    target = first_best if n_best == 1 else nth_group_nb(obs, first_best, best, -1, below_nb(rng, n_best))
+        best = max(best, c)
+        low = min(low, c if c > 0 else HAND_SIZE + 1)
+    most, least = np.uint64(0), np.uint64(0)
+    for g in range(m):
+        c = obs[GROUP_COUNT + g]
+        most |= np.uint64(c == best) << np.uint64(g)
+        least |= np.uint64(c == low) << np.uint64(g)
+    n_best = 0
+    n_low = 0
+    for g in range(m):
+        n_best += np.int64((most >> np.uint64(g)) & np.uint64(1))
+        n_low += np.int64((least >> np.uint64(g)) & np.uint64(1))
+    target = nth_bit_nb(most, below_nb(rng, n_best) if n_best > 1 else 0)
     if low < best:
-        group = first_low if n_low == 1 else nth_group_nb(obs, first_low, low, -1, below_nb(rng, n_low))
+        group = nth_bit_nb(least, below_nb(rng, n_low) if n_low > 1 else 0)
     elif n_best > 1:
         k = below_nb(rng, n_best - 1) if n_best > 2 else 0
-        group = nth_group_nb(obs, first_best, best, target, k)
+        group = nth_bit_nb(most & ~(np.uint64(1) << np.uint64(target)), k)
     else:  # four of the target: never asked in play
         return obs[HAND + below_nb(rng, HAND_SIZE)]
-    return card_of_group_nb(obs, rng, group, low)
+    # A uniformly random card of the group (``low`` of them), as card_of_group_nb picks it.
+    j = below_nb(rng, low) if low > 1 else 0
+    card, seen = np.int64(-1), 0
+    for i in range(HAND_SIZE):
+        c = obs[HAND + i]
+        hit = CARD_GROUP[c] == group
+        card = c if hit and seen == j else card
+        seen += np.int64(hit)
+    return card
 
 
 @njit(cache=True, forceinline=True)
