@@ -42,7 +42,9 @@ def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict:
 
 
 def _kortsim(*args: str, env: dict[str, str] | None = None) -> dict:
-    return _loaded_after(f"sys.argv = ['kortsim', *{list(args)!r}]\nfrom simulator.cli import main\nmain()", env)
+    return _loaded_after(
+        f"sys.argv = ['kortsim', *{list(args)!r}]\nfrom simulator.cli import main\nmain()", env
+    )
 
 
 def test_import_simulator_loads_neither_numba_nor_pandas():
@@ -156,4 +158,6 @@ def test_a_declaration_that_is_not_a_literal_is_unreadable_not_wrong():
     scope = declared._Scope("simulator.cli.declared")
     with pytest.raises(declared.Unreadable):
         declared.value(ast.parse("len('x')", mode="eval").body, scope)
-    assert declared.value(ast.parse("f'{-1.5:g} to {(1, 2)[1]}' + 'x'", mode="eval").body, scope) == "-1.5 to 2x"
+    assert (
+        declared.value(ast.parse("f'{-1.5:g} to {(1, 2)[1]}' + 'x'", mode="eval").body, scope) == "-1.5 to 2x"
+    )
