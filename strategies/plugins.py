@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 
 from simulator.errors import SpecError
-from strategies.registry import _LOADING, _OWNERS, _PLUGINS, _REGISTRY, shipped
+from strategies import registry
+
+# The registry's state is read through the module (``registry._PLUGINS``), never copied here,
+# so that one registry holds it (and a test may put a fresh one in its place).
 
 
 def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
@@ -35,7 +38,7 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     SpecError
         When the file does not exist, fails to run, or registers a name it may not.
     """
-    shipped()  # the names a plugin may not take
+    registry.shipped()  # the names a plugin may not take
     p = Path(path)
     if not p.is_file():
         raise SpecError(f"strategy file {str(p)!r} does not exist")
@@ -45,7 +48,7 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     except OSError as exc:
         raise SpecError(f"strategy file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
     digest = hashlib.sha256(data).hexdigest()
-    loaded = _PLUGINS.get(key)
+    loaded = registry._PLUGINS.get(key)
     if loaded is not None and loaded[0] == digest and loaded[1] in sys.modules:
         return  # unchanged: keep what it registered (and compiled)
     mod_name = f"kortsim_user_{hashlib.sha1(key.encode()).hexdigest()[:10]}"
@@ -53,24 +56,24 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     if spec is None or spec.loader is None:
         raise SpecError(f"strategy file {str(p)!r} is not a Python file")
     # Take away what an earlier version registered; put it back if the new one fails.
-    before = {k: _REGISTRY[k[0]][k[1]] for k, who in _OWNERS.items() if who == key}
+    before = {k: registry._REGISTRY[k[0]][k[1]] for k, who in registry._OWNERS.items() if who == key}
     for game, name in before:
-        del _REGISTRY[game][name]
-        del _OWNERS[(game, name)]
+        del registry._REGISTRY[game][name]
+        del registry._OWNERS[(game, name)]
     old_module = sys.modules.get(mod_name)
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
-    _LOADING.append((key, str(p)))
+    registry._LOADING.append((key, str(p)))
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # a user's file: report it in one line
-        for k, who in list(_OWNERS.items()):
+        for k, who in list(registry._OWNERS.items()):
             if who == key:
-                del _REGISTRY[k[0]][k[1]]
-                del _OWNERS[k]
+                del registry._REGISTRY[k[0]][k[1]]
+                del registry._OWNERS[k]
         for (game, name), fam in before.items():
-            _REGISTRY[game][name] = fam
-            _OWNERS[(game, name)] = key
+            registry._REGISTRY[game][name] = fam
+            registry._OWNERS[(game, name)] = key
         if old_module is not None:
             sys.modules[mod_name] = old_module
         else:
@@ -79,8 +82,8 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
             raise
         raise SpecError(f"strategy file {str(p)!r} failed to load: {type(exc).__name__}: {exc}") from None
     finally:
-        _LOADING.pop()
-    _PLUGINS[key] = (digest, mod_name)
+        registry._LOADING.pop()
+    registry._PLUGINS[key] = (digest, mod_name)
 
 
 __all__ = ["load_plugin"]
