@@ -166,6 +166,8 @@ def test_a_declaration_that_is_not_a_literal_is_unreadable_not_wrong():
 def test_a_run_loads_no_table_or_statistics_library():
     """A run needs numba and numpy; pandas, pyarrow, statsmodels and matplotlib wait until a
     table, a file or a figure is asked for."""
-    got = _kortsim(*"simulate spokelse -s threshold:k=4 -s passive --rounds 1000 --seed 7".split())
+    got = _kortsim(
+        *["simulate", "spokelse", "-s", "threshold:k=4", "-s", "passive", "--rounds", "1000", "--seed", "7"]
+    )
     assert "threshold:k=4" in got["out"]
     assert set(got["heavy"]) & {"pandas", "pyarrow", "statsmodels", "matplotlib", "optuna"} == set()
