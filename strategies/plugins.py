@@ -38,7 +38,6 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     SpecError
         When the file does not exist, fails to run, or registers a name it may not.
     """
-    registry.shipped()  # the names a plugin may not take
     p = Path(path)
     if not p.is_file():
         raise SpecError(f"strategy file {str(p)!r} does not exist")

@@ -159,34 +159,36 @@ _PACKAGE_DIRS = tuple(
 )
 
 
-_SHIPPED = {"loaded": False}
+_SHIPPED: set[str] = set()  # the games whose shipped strategies are registered
 
 
-def shipped() -> None:
-    """Register the strategies kortsim ships, once: every game of the registry
-    (simulator/games/__init__.py) names the module that registers its strategies, and its
-    folder may name parameter sets of them (``presets.py``: ``follow@6``).
+def shipped(game: str | None = None) -> None:
+    """Register the strategies kortsim ships for ``game`` (every game when None), once: each
+    game of the registry (simulator/games/__init__.py) names the module that registers its
+    strategies, and its folder may name parameter sets of them (``presets.py``: ``follow@6``).
 
     Done on first need rather than when :mod:`strategies` is imported: a game's kernel
     imports its strategies module, which imports this registry, so registering every game
-    at import would ask for the game being imported (``simulator.all_games()`` first)."""
-    if _SHIPPED["loaded"]:
-        return
-    _SHIPPED["loaded"] = True
+    at import would ask for the game being imported (``simulator.all_games()`` first); and a
+    run of one game need not load the others."""
     from importlib import import_module
     from importlib.util import find_spec
 
-    from simulator.games import all_games
+    from simulator.games import GAMES, get_game
 
-    try:
-        for game in all_games().values():
-            import_module(game.strategies_module)
-            presets_module = game.strategies_module.rpartition(".")[0] + ".presets"
+    for name in [game] if game in GAMES else list(GAMES):
+        if name in _SHIPPED:
+            continue
+        _SHIPPED.add(name)
+        try:
+            module = get_game(name).strategies_module
+            import_module(module)
+            presets_module = module.rpartition(".")[0] + ".presets"
             if find_spec(presets_module) is not None:
                 import_module(presets_module)
-    except BaseException:
-        _SHIPPED["loaded"] = False
-        raise
+        except BaseException:
+            _SHIPPED.discard(name)
+            raise
 
 
 def _shipped(family: Family) -> bool:
@@ -222,7 +224,7 @@ def register(family: Family) -> Family:
         When the name is taken by a shipped strategy or by another file.
     """
     if not _shipped(family):
-        shipped()  # a user's strategy may not take a shipped name: know them first
+        shipped(family.game)  # a user's strategy may not take a shipped name: know them first
     key = (family.game, family.name)
     owner = _owner(family)
     old = _REGISTRY.get(family.game, {}).get(family.name)
@@ -276,7 +278,7 @@ def strategy(
 
 
 def families(game: str) -> dict[str, Family]:
-    shipped()
+    shipped(game)
     return dict(_REGISTRY.get(game, {}))
 
 
@@ -294,7 +296,7 @@ def register_preset(game: str, family: str, name: str, values: dict[str, float],
     ``values`` (a parameter not named keeps its default; ``family@name:a=1`` overrides one).
     A preset is only a shorter way to write a spec: the player, its canonical spec and its
     results are those of the spec written out, and no default changes."""
-    shipped()
+    shipped(game)
     fam = _REGISTRY.get(game, {}).get(family)
     if fam is None:
         raise SpecError(f"preset {family}@{name}: no {game} strategy {family!r}")
@@ -304,7 +306,7 @@ def register_preset(game: str, family: str, name: str, values: dict[str, float],
 
 def presets(game: str, family: str) -> dict[str, tuple[dict[str, float], str]]:
     """The presets of a family: ``{name: (values, doc)}``."""
-    shipped()
+    shipped(game)
     return dict(_PRESETS.get((game, family), {}))
 
 
@@ -321,7 +323,7 @@ def _preset_values(name: str, game: str) -> tuple[str, dict[str, float]]:
 def parse_spec(spec: str, game: str) -> Player:
     """``name``, ``name:a=1,b=2`` or ``name@preset[:a=1]`` for ``game``; raises
     :class:`SpecError` with one clear line."""
-    shipped()
+    shipped(game)
     spec = spec.strip()
     name, colon, body = spec.partition(":")
     values: dict[str, float] = {}
