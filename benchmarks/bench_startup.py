@@ -7,6 +7,7 @@ all of them alike.
     python benchmarks/bench_startup.py                 # 7 runs of each, medians
     python benchmarks/bench_startup.py --repeats 11
     python benchmarks/bench_startup.py --source DIR    # the kortsim checked out in DIR
+    python benchmarks/bench_startup.py --before DIR    # and, alternating, the one in DIR
 
 Each figure is wall-clock seconds per start (lower is better): the median of the runs, with
 their range.  ``--share`` also splits a warm ``simulate`` into its imports, loading the
@@ -80,22 +81,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=7, help="runs of each command (default 7)")
     ap.add_argument("--source", type=Path, default=None, help="measure the kortsim checked out here")
+    ap.add_argument("--before", type=Path, default=None, help="also measure, alternating, the kortsim here")
     ap.add_argument("--share", action="store_true", help="also split a warm simulate into its parts")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
     cwd = (args.source or Path(__file__).resolve().parent.parent).resolve()
     env_path = {"PYTHONPATH": str(cwd)}
-    for argv, env, _ in CASES.values():  # warm the caches (bytecode, numba's) once
-        _once(argv, {**env, **env_path}, cwd)
+    # label -> (argv, environment, folder, yardstick)
+    runs = {name: (argv, {**env, **env_path}, cwd, yard) for name, (argv, env, yard) in CASES.items()}
+    if args.before is not None:
+        before = args.before.resolve()
+        for name, (argv, env, yard) in CASES.items():
+            if yard:
+                runs[f"{name} (before)"] = (argv, {**env, "PYTHONPATH": str(before)}, before, yard)
+    for argv, env, where, _ in runs.values():  # warm the caches (bytecode, numba's) once
+        _once(argv, env, where)
     load_start = load()
-    times: dict[str, list[float]] = {name: [] for name in CASES}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(args.repeats):
-        for name, (argv, env, _) in CASES.items():
-            times[name].append(_once(argv, {**env, **env_path}, cwd))
+        for name, (argv, env, where, _) in runs.items():
+            times[name].append(_once(argv, env, where))
     load_end = load()
     median = {name: statistics.median(v) for name, v in times.items()}
     rows = []
-    for name, (_, _, yardstick) in CASES.items():
+    for name, (_, _, _, yardstick) in runs.items():
         v = times[name]
         ratio = f"{median[name] / median[yardstick]:.1f}x" if yardstick else "(yardstick)"
         limit = LIMITS.get(yardstick, "")
