@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from simulator.cli import completion
+from simulator.cli import completion, declared
 from simulator.cli.app import PlainUsage
 from simulator.cli.options import Threads
 from simulator.cli.output import err, out
@@ -102,7 +102,8 @@ ExperimentName = Annotated[
     str,
     typer.Argument(
         metavar="NAME",
-        help=f"Experiment: {', '.join(completion.experiment_table())} (see `kortsim experiment list`).",
+        help=f"Experiment: {', '.join(declared.constant('experiments', 'EXPERIMENTS'))} "
+        "(see `kortsim experiment list`).",
         autocompletion=completion.experiment_names,
     ),
 ]
