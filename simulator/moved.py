@@ -9,12 +9,13 @@ an alias of the module at its new place (the same module object, not a copy).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import inspect
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import inspect
 
 #: old name -> new name, below ``simulator.``
 MOVED = {
@@ -73,6 +74,8 @@ class _CallableModule(types.ModuleType):
 
     @property
     def __signature__(self) -> inspect.Signature:  # read by inspect.signature
+        import inspect
+
         return inspect.signature(getattr(self, self._function))
 
 
@@ -84,8 +87,11 @@ def callable_module(module: types.ModuleType, function: str) -> types.ModuleType
     return module
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``simulator.<old>`` (and what lies below an old package) at its new place."""
+class _Alias:
+    """Finds ``simulator.<old>`` (and what lies below an old package) at its new place.
+
+    A meta path finder and its loader (the protocols of ``importlib.abc.MetaPathFinder`` and
+    ``Loader``, written without their base classes: ``importlib.abc`` costs ~20 ms at start-up)."""
 
     def __init__(self) -> None:
         self._specs: dict[int, Any] = {}

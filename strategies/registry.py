@@ -9,7 +9,6 @@ in tables, JSON and provenance.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
 import math
 import sys
@@ -160,6 +159,38 @@ _PACKAGE_DIRS = tuple(
 )
 
 
+_SHIPPED: set[str] = set()  # the games whose shipped strategies are registered
+
+
+def shipped(game: str | None = None) -> None:
+    """Register the strategies kortsim ships for ``game`` (every game when None), once: each
+    game of the registry (simulator/games/__init__.py) names the module that registers its
+    strategies, and its folder may name parameter sets of them (``presets.py``: ``follow@6``).
+
+    Done on first need rather than when :mod:`strategies` is imported: a game's kernel
+    imports its strategies module, which imports this registry, so registering every game
+    at import would ask for the game being imported (``simulator.all_games()`` first); and a
+    run of one game need not load the others."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    from simulator.games import GAMES, get_game
+
+    for name in [game] if game in GAMES else list(GAMES):
+        if name in _SHIPPED:
+            continue
+        _SHIPPED.add(name)
+        try:
+            module = get_game(name).strategies_module
+            import_module(module)
+            presets_module = module.rpartition(".")[0] + ".presets"
+            if find_spec(presets_module) is not None:
+                import_module(presets_module)
+        except BaseException:
+            _SHIPPED.discard(name)
+            raise
+
+
 def _shipped(family: Family) -> bool:
     """True for the strategies that come with kortsim (their names are reserved)."""
     if family.origin == "kortsim":
@@ -192,6 +223,8 @@ def register(family: Family) -> Family:
     SpecError
         When the name is taken by a shipped strategy or by another file.
     """
+    if not _shipped(family):
+        shipped(family.game)  # a user's strategy may not take a shipped name: know them first
     key = (family.game, family.name)
     owner = _owner(family)
     old = _REGISTRY.get(family.game, {}).get(family.name)
@@ -245,10 +278,12 @@ def strategy(
 
 
 def families(game: str) -> dict[str, Family]:
+    shipped(game)
     return dict(_REGISTRY.get(game, {}))
 
 
 def games_with(name: str) -> list[str]:
+    shipped()
     return sorted(g for g, fams in _REGISTRY.items() if name in fams)
 
 
@@ -261,6 +296,7 @@ def register_preset(game: str, family: str, name: str, values: dict[str, float],
     ``values`` (a parameter not named keeps its default; ``family@name:a=1`` overrides one).
     A preset is only a shorter way to write a spec: the player, its canonical spec and its
     results are those of the spec written out, and no default changes."""
+    shipped(game)
     fam = _REGISTRY.get(game, {}).get(family)
     if fam is None:
         raise SpecError(f"preset {family}@{name}: no {game} strategy {family!r}")
@@ -270,6 +306,7 @@ def register_preset(game: str, family: str, name: str, values: dict[str, float],
 
 def presets(game: str, family: str) -> dict[str, tuple[dict[str, float], str]]:
     """The presets of a family: ``{name: (values, doc)}``."""
+    shipped(game)
     return dict(_PRESETS.get((game, family), {}))
 
 
@@ -286,6 +323,7 @@ def _preset_values(name: str, game: str) -> tuple[str, dict[str, float]]:
 def parse_spec(spec: str, game: str) -> Player:
     """``name``, ``name:a=1,b=2`` or ``name@preset[:a=1]`` for ``game``; raises
     :class:`SpecError` with one clear line."""
+    shipped(game)
     spec = spec.strip()
     name, colon, body = spec.partition(":")
     values: dict[str, float] = {}
@@ -324,71 +362,10 @@ def parse_spec(spec: str, game: str) -> Player:
     return fams[name].player(**{**preset, **values})
 
 
-def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
-    """Run a user's strategy file so that its ``@strategy`` functions register.
+def __getattr__(name: str) -> Any:
+    # load_plugin lives in strategies.plugins (it imports this module); still importable from here.
+    if name == "load_plugin":
+        from strategies.plugins import load_plugin
 
-    Loading the same file again does nothing while its text is unchanged; when
-    the file has changed it is run afresh (in the same Python session, e.g. a
-    notebook), its strategies replace the ones it registered before, and ones
-    it no longer defines are removed.  Only the file itself is reloaded, not
-    modules it imports.  A strategy may not take the name of a shipped strategy
-    or of one registered by another file.
-
-    Parameters
-    ----------
-    path : str or Path
-        The strategy file.
-    source : str or Path, optional
-        The file ``path`` is a copy of (a worker loading a shipped copy): the
-        copy counts as that file when names are checked and on reload.
-
-    Raises
-    ------
-    SpecError
-        When the file does not exist, fails to run, or registers a name it may not.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise SpecError(f"strategy file {str(p)!r} does not exist")
-    key = str(Path(source).resolve() if source is not None else p.resolve())
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"strategy file {str(p)!r} cannot be read: {exc.strerror or exc}") from None
-    digest = hashlib.sha256(data).hexdigest()
-    loaded = _PLUGINS.get(key)
-    if loaded is not None and loaded[0] == digest and loaded[1] in sys.modules:
-        return  # unchanged: keep what it registered (and compiled)
-    mod_name = f"kortsim_user_{hashlib.sha1(key.encode()).hexdigest()[:10]}"
-    spec = importlib.util.spec_from_file_location(mod_name, p)
-    if spec is None or spec.loader is None:
-        raise SpecError(f"strategy file {str(p)!r} is not a Python file")
-    # Take away what an earlier version registered; put it back if the new one fails.
-    before = {k: _REGISTRY[k[0]][k[1]] for k, who in _OWNERS.items() if who == key}
-    for game, name in before:
-        del _REGISTRY[game][name]
-        del _OWNERS[(game, name)]
-    old_module = sys.modules.get(mod_name)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    _LOADING.append((key, str(p)))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report it in one line
-        for k, who in list(_OWNERS.items()):
-            if who == key:
-                del _REGISTRY[k[0]][k[1]]
-                del _OWNERS[k]
-        for (game, name), fam in before.items():
-            _REGISTRY[game][name] = fam
-            _OWNERS[(game, name)] = key
-        if old_module is not None:
-            sys.modules[mod_name] = old_module
-        else:
-            del sys.modules[mod_name]
-        if isinstance(exc, SpecError):
-            raise
-        raise SpecError(f"strategy file {str(p)!r} failed to load: {type(exc).__name__}: {exc}") from None
-    finally:
-        _LOADING.pop()
-    _PLUGINS[key] = (digest, mod_name)
+        return load_plugin
+    raise AttributeError(f"module 'strategies.registry' has no attribute {name!r}")

@@ -17,37 +17,57 @@ grouped by module:
 * :mod:`simulator.cli.advise`: ``advise``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
 
-The commands are registered here, in the order ``kortsim --help`` lists them.
+The commands are listed in :mod:`simulator.cli.commands`, in the order ``kortsim --help``
+lists them; a command's module is imported only when it is used (:mod:`simulator.cli.lazy`),
+so that ``kortsim --version``, ``--help`` and Tab completion start as fast as typer itself.
 """
 
 from __future__ import annotations
 
-from simulator.cli.advise import advise_cmd
-from simulator.cli.app import PlainUsage, app
-from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint, terminal_bar
-from simulator.cli.comparisons import compare, sweep_cmd
-from simulator.cli.experiment import ExperimentBar, experiment_app, experiment_command
-from simulator.cli.info import games, report_cmd, strategies_cmd, warm
-from simulator.cli.options import GameArg, GameId
-from simulator.cli.outputs import check_outputs, claim_results_folder
-from simulator.cli.play import report_stopped_run, resume_command, run_seed, simulate, trace
-from simulator.cli.profile import profile_cmd
-from simulator.cli.tabletop import play_cmd
-from simulator.cli.tune import tune_cmd
+import importlib
+from typing import Any
 
-app.command(cls=PlainUsage)(games)
-app.command("strategies", cls=PlainUsage)(strategies_cmd)
-app.command(cls=PlainUsage)(simulate)
-app.command(cls=PlainUsage)(trace)
-app.command("play", cls=PlainUsage)(play_cmd)
-app.command(cls=PlainUsage)(compare)
-app.command(cls=PlainUsage)(warm)
-app.command("sweep", cls=PlainUsage)(sweep_cmd)
-app.command("tune", cls=PlainUsage)(tune_cmd)
-app.add_typer(experiment_app, name="experiment")
-app.command("report", cls=PlainUsage)(report_cmd)
-app.command("profile", cls=PlainUsage)(profile_cmd)
-app.command("advise", cls=PlainUsage)(advise_cmd)
+from simulator.cli.app import app
+
+#: the names this package re-exports -> the module that defines them (imported on first use)
+_LAZY = {
+    "CountedPlay": "simulator.cli.common",
+    "amount_flag": "simulator.cli.common",
+    "parse_rule_options": "simulator.cli.common",
+    "seed_hint": "simulator.cli.common",
+    "terminal_bar": "simulator.cli.common",
+    "PlainUsage": "simulator.cli.app",
+    "ExperimentBar": "simulator.cli.experiment",
+    "experiment_app": "simulator.cli.experiment",
+    "experiment_command": "simulator.cli.experiment",
+    "GameArg": "simulator.cli.options",
+    "GameId": "simulator.cli.options",
+    "check_outputs": "simulator.cli.outputs",
+    "claim_results_folder": "simulator.cli.outputs",
+    "report_stopped_run": "simulator.cli.play",
+    "resume_command": "simulator.cli.play",
+    "run_seed": "simulator.cli.play",
+    "simulate": "simulator.cli.play",
+    "trace": "simulator.cli.play",
+    "advise_cmd": "simulator.cli.advise",
+    "compare": "simulator.cli.comparisons",
+    "sweep_cmd": "simulator.cli.comparisons",
+    "games": "simulator.cli.info",
+    "report_cmd": "simulator.cli.info",
+    "strategies_cmd": "simulator.cli.info",
+    "warm": "simulator.cli.info",
+    "profile_cmd": "simulator.cli.profile",
+    "play_cmd": "simulator.cli.tabletop",
+    "tune_cmd": "simulator.cli.tune",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'simulator.cli' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
 def main() -> None:

@@ -6,12 +6,10 @@ from typing import Annotated
 
 import typer
 
-from simulator.analysis.advise import advice_lines, advise
 from simulator.cli.common import parse_rule_options
 from simulator.cli.options import GameArg, Rules
 from simulator.cli.output import out
 from simulator.errors import InputError
-from simulator.games import get_game
 from simulator.running.results import dumps_json
 
 
@@ -72,6 +70,9 @@ def advise_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Rank every legal action of one position by its expected final score (lower is better)."""
+    from simulator.analysis.advise import advice_lines, advise
+    from simulator.games import get_game
+
     g = get_game(game)
     advice = advise(
         g.name, row=row, stock=stock, hand=hand, discard=discard, from_discard=from_discard, seen=seen,

@@ -10,9 +10,11 @@ from typing import Annotated
 
 import click
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
 from typer.exceptions import TyperException
 
+from simulator.cli.commands import COMMANDS
+from simulator.cli.lazy import LazyGroup
 from simulator.cli.output import err
 from simulator.errors import InputError, SpecError, StrategyError
 
@@ -22,9 +24,13 @@ ABORT = (click.exceptions.Abort, typer.Abort)
 USAGE = (click.ClickException, TyperException)
 
 
-class OneLineErrors(TyperGroup):
+class OneLineErrors(LazyGroup):
     """Every expected failure becomes one line on stderr and an exit code, never a traceback:
-    2 for bad input (usage, specs, rules), 3 for a strategy that broke the rules."""
+    2 for bad input (usage, specs, rules), 3 for a strategy that broke the rules.
+
+    Its commands (:data:`simulator.cli.commands.COMMANDS`) are imported when used."""
+
+    lazy_commands = COMMANDS
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         _VERBOSE["on"] = False
@@ -63,6 +69,11 @@ class PlainUsage(TyperCommand):
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [re.sub(r"^\{(.*)\}((?:\.\.\.)?)$", r"\1\2", p) for p in super().collect_usage_pieces(ctx)]
 
+
+# Every command is built with these settings (simulator.cli.lazy).
+_SETTINGS = {"add_completion": False, "pretty_exceptions_enable": False, "rich_markup_mode": None}
+OneLineErrors.lazy_command_class = PlainUsage
+OneLineErrors.lazy_settings = _SETTINGS
 
 app = typer.Typer(
     cls=OneLineErrors,

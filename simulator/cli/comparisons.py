@@ -16,6 +16,7 @@ import typer
 
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint
 from simulator.cli.options import (
+    Backend,
     BackendOpt,
     CompareBaseline,
     CompareField,
@@ -50,9 +51,7 @@ from simulator.cli.outputs import (
     write_compare_outputs,
     write_sweep_outputs,
 )
-from simulator.running.backends import Backend
 from simulator.running.results import dumps_json
-from simulator.running.setup import Execution, Setup
 
 
 def compare(
@@ -78,6 +77,7 @@ def compare(
 ) -> None:
     """Compare strategies on the same deals, every one in every seat, with paired intervals."""
     from simulator.analysis.compare import compare_setup
+    from simulator.running.setup import Execution, Setup
 
     check_outputs(plot, out_dir)
     with CountedPlay("compare", "comparing", as_json, amount_flag(matches)) as play:
@@ -119,6 +119,7 @@ def sweep_cmd(
 ) -> None:
     """Sweep one or two strategy parameters against an opponent on the same deals."""
     from simulator.analysis.sweep import plan_sweep, play_sweep
+    from simulator.running.setup import Execution
 
     check_outputs(plot, out_dir)
     with CountedPlay("sweep", "sweeping", as_json, amount_flag(matches)) as play:

@@ -4,7 +4,8 @@ Each function takes the click context (what was parsed so far, e.g. the game giv
 before the option) and the word being completed, and returns ``(value, help)`` pairs
 for the words that begin with it.  They never raise: a completion that cannot be
 worked out (no game given yet, an unknown game) offers nothing, and the command itself
-reports the mistake when it runs::
+reports the mistake when it runs.  They read the shipped declarations from the modules' text
+(:mod:`simulator.cli.declared`), so that a Tab never waits for numba or pandas::
 
     typer.Argument(..., autocompletion=completion.experiment_names)
     typer.Option("--strategy", "-s", autocompletion=completion.strategy_specs)
@@ -13,9 +14,12 @@ reports the mistake when it runs::
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
+
+from simulator.cli import declared
 
 
 def _game(ctx: click.Context | None, args: list[str] | None = None) -> str | None:
@@ -60,18 +64,40 @@ def experiment_names(ctx: click.Context, incomplete: str) -> list[tuple[str, str
     list of (str, str)
         ``(name, title)`` for every matching experiment.
     """
+    return [(name, title) for name, title in experiment_table().items() if name.startswith(incomplete or "")]
+
+
+def experiment_table() -> dict[str, str]:
+    """Every experiment's name and title, read from the experiments' text (imported only when
+    a declaration is not a literal)."""
+    try:
+        return declared.experiment_titles()
+    except declared.Unreadable:
+        pass
     import experiments
 
-    out = []
+    out = {}
     for name, module in experiments.EXPERIMENTS.items():
-        if not name.startswith(incomplete or ""):
-            continue
         try:
-            title = experiments.get(name).TITLE
+            out[name] = experiments.get(name).TITLE
         except Exception:  # a broken module still completes by name
-            title = module
-        out.append((name, title))
+            out[name] = module
     return out
+
+
+def _families(game: str) -> dict[str, Any]:
+    """The strategy families of ``game``: the shipped ones as declared, and any registered in
+    this process (a plugin or a notebook's) when the registry is loaded already."""
+    try:
+        fams: dict[str, Any] = dict(declared.strategy_families(game))
+    except declared.Unreadable:
+        import strategies
+
+        fams = strategies.families(game)
+    registry = sys.modules.get("strategies.registry")
+    if registry is not None:
+        fams.update(registry.families(game))
+    return fams
 
 
 def strategy_specs(
@@ -101,9 +127,7 @@ def strategy_specs(
     if game is None:
         return []
     try:
-        import strategies
-
-        fams = strategies.families(game)
+        fams = _families(game)
     except Exception:
         return []
     incomplete = incomplete or ""
@@ -153,15 +177,23 @@ def rule_names(
     if game is None:
         return []
     try:
-        from simulator.games import get_game
-
-        variants = get_game(game).variants
+        variants = _variants(game)
     except Exception:
         return []
     incomplete = incomplete or ""
     if "=" in incomplete:
         return []
-    return [(f"{k}=", _first_line(v.doc)) for k, v in variants.items() if k.startswith(incomplete)]
+    return [(f"{k}=", _first_line(doc)) for k, doc in variants.items() if k.startswith(incomplete)]
+
+
+def _variants(game: str) -> dict[str, str]:
+    """The rule variants of ``game`` and their docs, as declared (or from the game itself)."""
+    try:
+        return declared.rule_variants(game)
+    except declared.Unreadable:
+        from simulator.games import get_game
+
+        return {k: v.doc for k, v in get_game(game).variants.items()}
 
 
 def _num(x: Any) -> str:
@@ -169,4 +201,4 @@ def _num(x: Any) -> str:
     return f"{x:g}"
 
 
-__all__ = ["experiment_names", "rule_names", "strategy_specs"]
+__all__ = ["experiment_names", "experiment_table", "rule_names", "strategy_specs"]

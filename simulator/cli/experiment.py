@@ -8,15 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from experiments import EXPERIMENTS
-from simulator.cli import completion
+from simulator.cli import completion, declared
 from simulator.cli.app import PlainUsage
 from simulator.cli.options import Threads
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
 from simulator.errors import InputError
 from simulator.running.results import dumps_json
-from simulator.running.setup import execution_of, resolve_seed
 
 experiment_app = typer.Typer(
     name="experiment",
@@ -104,7 +102,8 @@ ExperimentName = Annotated[
     str,
     typer.Argument(
         metavar="NAME",
-        help=f"Experiment: {', '.join(EXPERIMENTS)} (see `kortsim experiment list`).",
+        help=f"Experiment: {', '.join(declared.constant('experiments', 'EXPERIMENTS'))} "
+        "(see `kortsim experiment list`).",
         autocompletion=completion.experiment_names,
     ),
 ]
@@ -144,6 +143,7 @@ def experiment_run(
 ) -> None:
     """Run an experiment (the full study unless --quick or --tiny) and write its report."""
     import experiments
+    from simulator.running.setup import execution_of, resolve_seed
 
     if quick and tiny:
         raise InputError("give at most one of --quick and --tiny")

@@ -11,7 +11,6 @@ from simulator.cli.options import GameArg, Plugins
 from simulator.cli.output import err, out
 from simulator.games import all_games, get_game
 from simulator.running.results import dumps_json
-from strategies.registry import families, load_plugin, presets
 
 
 def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
@@ -63,6 +62,8 @@ def strategies_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """A game's strategies, their parameters and what they do, in words."""
+    from strategies.registry import families, load_plugin, presets
+
     for p in plugin or []:
         load_plugin(p)
     g = get_game(game)

@@ -11,7 +11,10 @@ import typer
 from simulator.cli import completion
 from simulator.cli.app import _set_verbose
 from simulator.games import GAMES
-from simulator.running.backends import Backend
+
+# The choices of --backend: the values of simulator.running.backends.Backend (a test keeps them
+# the same), spelled here so that a command's --help does not load the run machinery.
+Backend = StrEnum("Backend", {"local": "local", "dask": "dask"})
 
 Strategies = Annotated[
     list[str],

@@ -8,16 +8,26 @@ Results go to stdout (:data:`out`), messages to stderr (:data:`err`).
 from __future__ import annotations
 
 import shutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from simulator.engine.fields import COMMON, NOT_FIGURES, Field, fields_for, games_word, metric_field
 from simulator.reporting import formatting
-from simulator.running.checkpoint import RunInterrupted
-from simulator.running.results import Result
-from strategies.registry import format_value
+
+if TYPE_CHECKING:  # the tables and the run's classes load with the first result printed
+    from rich.table import Table as RichTable
+
+    from simulator.running.checkpoint import RunInterrupted
+    from simulator.running.results import Result
+
+
+def format_value(v: float) -> str:
+    """A parameter's value as a spec writes it (``4``, ``0.5``)."""
+    from strategies.registry import format_value as fmt_value
+
+    return fmt_value(v)
+
 
 # Tables stay readable when piped (rich would otherwise assume 80 columns).
 out = Console(highlight=False, soft_wrap=True, width=max(shutil.get_terminal_size((140, 24)).columns, 120))
@@ -61,6 +71,8 @@ def _rules_text(rules: dict) -> str:
 
 def print_result(result: Result) -> None:
     """The seats' figures and the whole run's, each with its unit and direction."""
+    from rich.table import Table as RichTable
+
     s = result.summary
     unit = s["unit"]
     decl = fields_for(s["game"], unit)
@@ -156,6 +168,8 @@ def compare_columns(t: RichTable, name: str, f: Field, unit: str) -> None:
 def print_compare(summary: dict) -> None:
     """Each metric's table (value, paired difference to the baseline, Holm p-value), then
     the ranking; every figure says its unit and which way is better."""
+    from rich.table import Table as RichTable
+
     s = summary
     unit = s["unit"]
     decl = fields_for(s["game"], unit)
@@ -192,6 +206,8 @@ def print_compare(summary: dict) -> None:
 def print_sweep(result) -> None:
     """The swept metric at every point with its paired difference to the baseline; the
     table's title says the unit and which way is better."""
+    from rich.table import Table as RichTable
+
     from simulator.analysis.sweep import metric_title
 
     s = result.comparison.summary

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from simulator.cli.output import err
 from simulator.errors import InputError
-from simulator.running.checkpoint import JOURNAL_FILE, PROGRESS_FILE, RUN_FILE, STATUS_FILE
 
 
 def _probe_folder(flag: str, target: Path, folder: Path, what: str, write: bool = True) -> None:
@@ -88,6 +87,8 @@ def claim_results_folder(out_dir: Path | None, command: str) -> None:
     if not names:
         return
     another = "choose another --out folder"
+    from simulator.running.checkpoint import JOURNAL_FILE, PROGRESS_FILE, RUN_FILE, STATUS_FILE
+
     run_files = (RUN_FILE, PROGRESS_FILE, JOURNAL_FILE, STATUS_FILE)
     if any(n in names for n in run_files):
         held = next(n for n in run_files if n in names)

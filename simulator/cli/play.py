@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from simulator import api
 from simulator.cli.common import parse_rule_options, seed_hint, terminal_bar
 from simulator.cli.options import (
+    Backend,
     BackendOpt,
     BlockSize,
     ConnectTimeout,
@@ -36,9 +36,12 @@ from simulator.cli.options import (
 from simulator.cli.output import err, out, print_partial, print_result
 from simulator.cli.outputs import check_outputs
 from simulator.errors import InputError
-from simulator.running.backends import Backend
-from simulator.running.checkpoint import RunInterrupted, stored_seed
-from simulator.running.setup import Execution, Setup
+
+if TYPE_CHECKING:
+    from simulator.running.checkpoint import RunInterrupted
+
+# The run machinery (numba, the kernels) is imported inside the commands, so that
+# `kortsim simulate --help` and Tab completion do not wait for it.
 
 
 def resume_command(
@@ -53,7 +56,7 @@ def resume_command(
     plugin: list[Path] | None,
     out_dir: Path,
     records: bool,
-    backend: Backend,
+    backend: str,
     scheduler: str | None,
     workers: int | None,
     connect_timeout: float | None = None,
@@ -73,8 +76,9 @@ def resume_command(
         args += ["--players", str(players)]
     for r in reaction or []:
         args += ["--reaction", r]
-    if backend is not Backend.local:
-        args += ["--backend", backend.value]
+    backend = getattr(backend, "value", backend)
+    if backend != "local":
+        args += ["--backend", backend]
     if scheduler is not None:
         args += ["--scheduler", scheduler]
     if workers is not None:
@@ -111,6 +115,10 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
     """Play many games between strategies; print figures with 95% intervals."""
+    from simulator import api
+    from simulator.running.checkpoint import RunInterrupted
+    from simulator.running.setup import Execution, Setup
+
     if out_dir is None and (resume or records):
         raise InputError(f"{'--resume' if resume else '--records'} needs --out DIR (the run's folder)")
     check_outputs(out_dir=out_dir, what="run folder", write=False)  # the run's lock tests writing
@@ -144,7 +152,11 @@ def simulate(
 def run_seed(seed: int | None, resume: bool, out_dir: Path | None) -> int | None:
     """The seed of a ``simulate`` run: the one given, a resumed run's own (None when the
     folder has none: then there is nothing to resume), or a fresh one."""
+    from simulator import api
+
     if resume and seed is None:
+        from simulator.running.checkpoint import stored_seed
+
         return stored_seed(out_dir)  # type: ignore[arg-type]
     return api.resolve_seed(seed)
 
@@ -197,6 +209,8 @@ def trace(
     force and the strategy in each seat.  A strategy that makes an illegal move ends it with
     one line naming the strategy, its seat and the decision (exit code 3).
     """
+    from simulator import api
+
     text = api.trace(
         game,
         strategy,

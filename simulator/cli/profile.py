@@ -4,18 +4,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table as RichTable
 
 from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import GameArg, Rules, Seed, Threads
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
 from simulator.errors import InputError
-from simulator.reporting.pages import rate_bound_text
-from simulator.running.checkpoint import RunInterrupted
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
 
 ProfilePlayers = Annotated[
     str | None,
@@ -73,6 +73,7 @@ def profile_cmd(
 ) -> None:
     """A designer's profile: length, seat advantage, skill against luck, matches, stalls; 95% intervals."""
     from simulator.analysis.profiling import profile
+    from simulator.running.checkpoint import RunInterrupted
 
     check_profile_folder(out_dir)
     say = None if as_json else (lambda line: err.print(f"profile: {line}", markup=False))
@@ -99,6 +100,8 @@ def profile_cmd(
 
 
 def _table(title: str, columns: list[str]) -> RichTable:
+    from rich.table import Table as RichTable
+
     t = RichTable(title=title, title_justify="left", show_edge=False)
     for c in columns:
         t.add_column(c)
@@ -185,6 +188,8 @@ def _irregular(item: dict[str, Any], unit: str = "game") -> str:
     from simulator.analysis.profiling.headlines import amount  # loads on first use
 
     if item["kind"] == "rate" and item["total"] == 0:
+        from simulator.reporting.pages import rate_bound_text
+
         return rate_bound_text(0, item["n"])
     if item["total"] == 0:  # a count never seen: no interval to show
         return f"none in {item['n']:,} {'matches' if unit == 'match' else unit + 's'}"

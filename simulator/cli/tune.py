@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from simulator.analysis.tuning.space import DEFAULT_TRIALS
+from simulator.cli import declared
 from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import GameArg, Players, Plugins, Reaction, Rules, Seed, Threads, Verbose
 from simulator.cli.output import err
@@ -23,6 +23,10 @@ TuneSpec = Annotated[
         "value fixes a parameter), or a name alone to search every parameter within its bounds.",
     ),
 ]
+
+
+# Read from its module's text, so that `kortsim tune --help` does not load the tuner.
+DEFAULT_TRIALS: int = declared.constant("simulator.analysis.tuning.space", "DEFAULT_TRIALS")
 
 
 def _opt(flag: str, metavar: str, text: str) -> Any:

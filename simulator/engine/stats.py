@@ -20,7 +20,7 @@ LEVEL = 0.95
 
 
 def z_value(level: float = LEVEL) -> float:
-    from scipy import stats as sps  # imported when first needed: it costs a second at start-up
+    from simulator.engine import intervals as sps  # scipy.stats.norm, without scipy at 95%
 
     return float(sps.norm.ppf(0.5 + level / 2))
 
@@ -29,7 +29,7 @@ def rate_ci(k: int, n: int, level: float = LEVEL) -> tuple[float, list[float]]:
     """``k`` successes in ``n`` trials: the rate and its Wilson interval."""
     if n <= 0:
         return float("nan"), [float("nan"), float("nan")]
-    from statsmodels.stats.proportion import proportion_confint  # imported when first needed
+    from simulator.engine.intervals import proportion_confint  # statsmodels' Wilson, without it
 
     lo, hi = proportion_confint(int(k), int(n), alpha=1 - level, method="wilson")
     # The Wilson bounds are exactly 0 and 1 at k = 0 and k = n; clear rounding dust.

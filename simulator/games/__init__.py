@@ -13,9 +13,12 @@ Imports: ``simulator.errors``, ``simulator.engine``, the strategy decorator
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from simulator.errors import InputError
-from simulator.games.base import Game, Table
+
+if TYPE_CHECKING:
+    from simulator.games.base import Game, Table
 
 # game id -> (module, object): one line per game
 GAMES: dict[str, tuple[str, str]] = {
@@ -35,6 +38,16 @@ def get_game(name: str) -> Game:
 
 def all_games() -> dict[str, Game]:
     return {name: get_game(name) for name in GAMES}
+
+
+def __getattr__(name: str) -> Any:
+    # The contract's classes, loaded on first use: the game ids above are read by shell
+    # completion, which must not wait for numpy.
+    if name in ("Game", "Table"):
+        from simulator.games import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module 'simulator.games' has no attribute {name!r}")
 
 
 __all__ = ["GAMES", "Game", "InputError", "Table", "all_games", "get_game"]

@@ -50,18 +50,33 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from simulator.engine.fields import games_word
 from simulator.errors import InputError
-from simulator.games.base import Game, Metric
-from simulator.running.backends import merge_ranges
+
+if TYPE_CHECKING:
+    from simulator.games.base import Game, Metric
+
+
+class _OnFirstUse:
+    """A module imported when one of its names is first read: a run that keeps no records
+    does not wait for pandas and pyarrow."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(import_module(self._name), attr)
+
+
+pd: Any = _OnFirstUse("pandas")
+pa: Any = _OnFirstUse("pyarrow")
+pq: Any = _OnFirstUse("pyarrow.parquet")
 
 RECORDS_DIR = "records"
 RECORDS_FORMAT = 1
@@ -224,6 +239,8 @@ class RecordWriter:
         for p in self.folder.glob(".*.tmp"):
             p.unlink(missing_ok=True)
             removed += 1
+        from simulator.running.backends import merge_ranges
+
         done = merge_ranges(done)
         kept = []
         for a, b, p in self.parts():
