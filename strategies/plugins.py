@@ -8,8 +8,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import strategies.registry as registry
 from simulator.errors import SpecError
-from strategies import registry
 
 # The registry's state is read through the module (``registry._PLUGINS``), never copied here,
 # so that one registry holds it (and a test may put a fresh one in its place).

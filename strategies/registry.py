@@ -360,12 +360,3 @@ def parse_spec(spec: str, game: str) -> Player:
         except ValueError:
             raise SpecError(f"{name}: {key.strip()}={raw!r} is not a number") from None
     return fams[name].player(**{**preset, **values})
-
-
-def __getattr__(name: str) -> Any:
-    # load_plugin lives in strategies.plugins (it imports this module); still importable from here.
-    if name == "load_plugin":
-        from strategies.plugins import load_plugin
-
-        return load_plugin
-    raise AttributeError(f"module 'strategies.registry' has no attribute {name!r}")

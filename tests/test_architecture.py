@@ -81,7 +81,10 @@ def imports(mods: dict[str, Path]) -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                # ``from pkg import submodule`` depends on the submodule; ``from pkg import name``
+                # on the package
+                subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in mods]
+                targets = subs + ([node.module] if len(subs) < len(node.names) else [])
             for t in targets:
                 if t in mods and t != name:
                     out[name].add(t)

@@ -105,7 +105,7 @@ def test_a_strategy_file_missing_on_a_worker_is_loaded_from_its_shipped_text(tmp
 
 
 def test_user_strategy_files_are_shipped_and_others_refused():
-    from strategies.registry import load_plugin
+    from strategies.plugins import load_plugin
 
     load_plugin(EXAMPLE)
     players = [parse_spec("lowball:keep=3", "spokelse"), parse_spec("threshold:k=4", "spokelse")]

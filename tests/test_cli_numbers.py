@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simulator.cli import app
-from simulator.engine.fields import COMMON, KINDS, NOT_FIGURES, Field, fields_for
-from simulator.games import all_games
+from simulator.engine.fields import COMMON, KINDS, NOT_FIGURES, Field
+from simulator.games import all_games, fields_for
 from simulator.reporting import formatting as F
 
 runner = CliRunner()

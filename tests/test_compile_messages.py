@@ -15,7 +15,8 @@ from numba import njit
 from simulator.games import get_game
 from simulator.kernels import messages as compiling
 from simulator.kernels.messages import announced, kernel_message
-from strategies.registry import load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "examples" / "my_strategy.py"

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from simulator import simulate
 from simulator.cli import app
-from simulator.engine.fields import COMMON, fields_for
+from simulator.engine.fields import COMMON
+from simulator.games import fields_for
 from simulator.reporting import formatting as F
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ from simulator.cli import app
 from simulator.errors import StrategyError
 from simulator.games.spokelse import illegal as spokelse_illegal
 from strategies.checks import StrategyCompileError, plainly
-from strategies.registry import load_plugin
+from strategies.plugins import load_plugin
 
 runner = CliRunner()
 

@@ -28,12 +28,13 @@ from simulator.analysis.compare import CompareResult
 from simulator.engine import fields
 from simulator.engine.fields import Field, games_word
 from simulator.engine.files import atomic_path, atomic_write
+from simulator.games import fields_for
 from strategies.registry import Player, parse_spec
 
 
 def metric_field(game: str, unit: str, name: str, block: dict[str, Any]) -> Field:
     """A compared metric's declared field, or one built from the metric itself."""
-    return fields.metric_field(fields.fields_for(game, unit), name, block)
+    return fields.metric_field(fields_for(game, unit), name, block)
 
 
 def compare_table(summary: dict[str, Any]) -> pd.DataFrame:

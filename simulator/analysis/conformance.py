@@ -141,7 +141,7 @@ def check_determinism(game: Game, n: int, unit: str) -> int:
     another seed other ones; returns the runs compared."""
     import numba
 
-    import simulator
+    from simulator.api import simulate
 
     count = 60 if unit == "round" else 8
     amount = {"rounds": count} if unit == "round" else {"matches": count}
@@ -151,9 +151,7 @@ def check_determinism(game: Game, n: int, unit: str) -> int:
     before = numba.get_num_threads()
     try:
         for threads, block in ((1, 1 << 16), (two, 1 << 16), (two, 7), (1, 5), (1, 1 << 16)):
-            r = simulator.simulate(
-                game.name, specs, players=n, seed=21, threads=threads, block_size=block, **amount
-            )
+            r = simulate(game.name, specs, players=n, seed=21, threads=threads, block_size=block, **amount)
             runs.append((r.aggregates.tolist(), json.dumps(r.without_timing(), sort_keys=True)))
     finally:
         numba.set_num_threads(before)
@@ -162,7 +160,7 @@ def check_determinism(game: Game, n: int, unit: str) -> int:
             _fail(game, "determinism", f"{unit}s differ with {threads} threads and blocks of {block}")
     if not any(runs[0][0]):
         _fail(game, "determinism", f"a run of {count} {unit}s wrote no aggregates")
-    other = simulator.simulate(game.name, specs, players=n, seed=22, **amount)
+    other = simulate(game.name, specs, players=n, seed=22, **amount)
     if other.aggregates.tolist() == runs[0][0]:
         _fail(game, "determinism", "seeds 21 and 22 play the same games: the seed is not used")
     return len(runs) + 1

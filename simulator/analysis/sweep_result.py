@@ -127,7 +127,8 @@ class SweepResult:
     def top_note(self, metric: str | None = None) -> str:
         """One line on the top point for people: what was observed, and whether the
         Holm-corrected tests call it best (against the runner-up and the baseline)."""
-        from simulator.engine.fields import fields_for, metric_field
+        from simulator.engine.fields import metric_field
+        from simulator.games import fields_for
         from simulator.reporting import formatting
 
         t = self.top(metric)

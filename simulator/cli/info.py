@@ -62,7 +62,8 @@ def strategies_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """A game's strategies, their parameters and what they do, in words."""
-    from strategies.registry import families, load_plugin, presets
+    from strategies.plugins import load_plugin
+    from strategies.registry import families, presets
 
     for p in plugin or []:
         load_plugin(p)

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from simulator.engine.fields import COMMON, NOT_FIGURES, Field, fields_for, games_word, metric_field
+from simulator.engine.fields import COMMON, NOT_FIGURES, Field, games_word, metric_field
+from simulator.games import fields_for
 from simulator.reporting import formatting
 
 if TYPE_CHECKING:  # the tables and the run's classes load with the first result printed

@@ -120,18 +120,6 @@ NOT_FIGURES = frozenset(
 )
 
 
-def fields_for(game: Any, unit: str) -> dict[str, Field]:
-    """Every declared field of ``game`` for ``unit`` play, with the common run fields.
-
-    ``game`` is a :class:`simulator.games.base.Game` or its id."""
-    if isinstance(game, str):
-        from simulator.games import get_game
-
-        game = get_game(game)
-    declared: Mapping[str, Field] = game.fields(unit)
-    return {**COMMON, **declared}
-
-
 def field_of(fields: Mapping[str, Field], name: str) -> Field | None:
     """The declaration of ``name``, or None (a field nobody declared is shown as it is)."""
     return fields.get(name)
@@ -153,7 +141,6 @@ __all__ = [
     "NOT_FIGURES",
     "Field",
     "field_of",
-    "fields_for",
     "games_word",
     "metric_field",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from simulator.engine.fields import COMMON, Field
 from simulator.errors import InputError
 
 if TYPE_CHECKING:
@@ -36,6 +37,13 @@ def get_game(name: str) -> Game:
     return getattr(import_module(module), attr)
 
 
+def fields_for(game: str | Game, unit: str) -> dict[str, Field]:
+    """Every declared field of ``game`` (a :class:`Game` or its id) for ``unit`` play, with
+    the common run fields (:data:`simulator.engine.fields.COMMON`)."""
+    g = get_game(game) if isinstance(game, str) else game
+    return {**COMMON, **g.fields(unit)}
+
+
 def all_games() -> dict[str, Game]:
     return {name: get_game(name) for name in GAMES}
 
@@ -50,4 +58,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'simulator.games' has no attribute {name!r}")
 
 
-__all__ = ["GAMES", "Game", "InputError", "Table", "all_games", "get_game"]
+__all__ = ["GAMES", "Game", "InputError", "Table", "all_games", "fields_for", "get_game"]

@@ -7,7 +7,7 @@ A strategy that answers with an action the rules do not allow stops a run
 game's own wording, e.g. ``simulator/games/spokelse/illegal.py``); a
 run, whose compiled kernel keeps only a few numbers about the move, replays the
 game in the reference implementation to say the same words
-(:func:`describe_illegal`).  The line names the strategy and its seat, what it
+(:func:`simulator.running.runner.describe_illegal`).  The line names the strategy and its seat, what it
 returned, the decision in words, what was legal (and the rule that made the
 answer illegal), the turn or pass as the observation counts it, and the game
 of the run and its seed::
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
 
 
 def shown(value: object) -> str:
@@ -56,22 +55,4 @@ def not_held(
     return line(strategy, seat, value, doing, when, what + held)
 
 
-def describe_illegal(
-    game: Any, table: Any, players: Sequence[Any], seed: int, unit: str, index: int
-) -> str | None:
-    """The line for an illegal move found by a run in game ``index``: the game is replayed in
-    the reference implementation, which stops at the same move and words it (None when the
-    replay does not stop on an illegal move, so the caller words it from what it kept)."""
-    from simulator.errors import IllegalMove
-    from simulator.kernels.containment import trapping_players
-
-    try:
-        game.trace(table, trapping_players(players), seed, index, unit)
-    except IllegalMove as exc:
-        return f"{exc}, {where(unit, index, seed)}"
-    except Exception:  # the replay is only for the words
-        return None
-    return None
-
-
-__all__ = ["describe_illegal", "line", "not_held", "shown", "where"]
+__all__ = ["line", "not_held", "shown", "where"]

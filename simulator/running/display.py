@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from simulator.engine.fields import Field, fields_for, games_word
+from simulator.engine.fields import Field, games_word
+from simulator.games import fields_for
 from simulator.reporting import formatting
 
 if TYPE_CHECKING:

@@ -16,7 +16,8 @@ from simulator.running.backends import (
     MAX_BLOCK,
 )
 from strategies.checks import check_compiles
-from strategies.registry import Player, load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import Player, parse_spec
 
 # The most games (rounds or matches) one run may play: about three years of one fast core;
 # far below the game indices the random-stream contract allows (docs/random-streams.md).

@@ -23,7 +23,8 @@ from simulator.engine.files import atomic_write
 from simulator.errors import InputError, SpecError
 from simulator.games import get_game
 from simulator.games.base import Table
-from strategies.registry import Player, load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import Player, parse_spec
 
 BlockFn = Callable[[int, int], Any]
 

@@ -14,15 +14,24 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
 
 from simulator.engine.layout import ERROR_ROW_WIDTH
-from simulator.errors import StrategyError
+from simulator.errors import IllegalMove, StrategyError
 from simulator.games.base import Game, Table
-from simulator.games.illegal import describe_illegal, where
-from simulator.kernels.containment import ANSWER_COLUMN, RAISED, checked_decide, describe_raised, watched, who
+from simulator.games.illegal import where
+from simulator.kernels.containment import (
+    ANSWER_COLUMN,
+    RAISED,
+    checked_decide,
+    describe_raised,
+    trapping_players,
+    watched,
+    who,
+)
 from simulator.kernels.messages import announced, kernel_message
 from simulator.kernels.specialise import specialised_kernel
 from strategies.checks import check_compiles
@@ -208,3 +217,18 @@ def run_local(
         if progress is not None:
             progress(count)
     return total
+
+
+def describe_illegal(
+    game: Any, table: Any, players: Sequence[Any], seed: int, unit: str, index: int
+) -> str | None:
+    """The line for an illegal move found by a run in game ``index``: the game is replayed in
+    the reference implementation, which stops at the same move and words it (None when the
+    replay does not stop on an illegal move, so the caller words it from what it kept)."""
+    try:
+        game.trace(table, trapping_players(players), seed, index, unit)
+    except IllegalMove as exc:
+        return f"{exc}, {where(unit, index, seed)}"
+    except Exception:  # the replay is only for the words
+        return None
+    return None

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from simulator.api import make_table, resolve_players
 from simulator.games import all_games
 from simulator.kernels.messages import game_title
+from simulator.running.inputs import make_table, resolve_players
 from simulator.running.runner import BlockRunner
 from strategies.registry import families
 

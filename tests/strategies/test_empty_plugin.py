@@ -8,7 +8,8 @@ import pytest
 
 from simulator.errors import SpecError
 from strategies import registry
-from strategies.registry import load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import parse_spec
 
 
 def test_a_file_that_registers_nothing_is_named_in_the_unknown_strategy_line(

@@ -23,7 +23,8 @@ from simulator.kernels.containment import (
     trapping_players,
 )
 from simulator.running.runner import BlockRunner
-from strategies.registry import load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import parse_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"
