@@ -80,6 +80,21 @@ class _CallableAdvise(types.ModuleType):
 advise = importlib.import_module("simulator.advise")
 advise.__class__ = _CallableAdvise
 
+
+class _CallableCalibrate(types.ModuleType):
+    """``simulator.calibrate(...)`` is ``simulator.calibrate.calibrate(...)``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.calibrate(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(self.calibrate)
+
+
+calibrate = importlib.import_module("simulator.calibrate")
+calibrate.__class__ = _CallableCalibrate
+
 #: Loaded on first use (Optuna, the profile's statistics): ``import simulator`` and every
 #: command stay as quick to start as before these existed.
 _LAZY = {"tune": "simulator.tuning", "TuneResult": "simulator.tuning", "profile": "simulator.profiling",
@@ -106,6 +121,7 @@ __all__ = [
     "TuneResult",
     "advise",
     "all_games",
+    "calibrate",
     "compare",
     "get_game",
     "profile",

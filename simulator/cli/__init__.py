@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from simulator.cli.advise import advise_cmd
 from simulator.cli.app import PlainUsage, app
+from simulator.cli.calibrate import calibrate_cmd
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint, terminal_bar
 from simulator.cli.comparisons import compare, sweep_cmd
 from simulator.cli.experiment import ExperimentBar, experiment_app, experiment_command
@@ -48,6 +49,7 @@ app.add_typer(experiment_app, name="experiment")
 app.command("report", cls=PlainUsage)(report_cmd)
 app.command("profile", cls=PlainUsage)(profile_cmd)
 app.command("advise", cls=PlainUsage)(advise_cmd)
+app.command("calibrate", cls=PlainUsage)(calibrate_cmd)
 
 
 def main() -> None:
