@@ -198,8 +198,10 @@ def _init_opp_obs_nb(o, op, card_value, c0, c1, first):
 @njit(cache=True)
 def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_card0, slot_atom,
                 pool0, n_pool0, rng, part, o, pool, atom_card, mrng):  # fmt: skip
-    """One particle into ``part``; returns its log weight (0.0 when ``infer`` is 0: the
-    uniform deal, nothing inferred)."""
+    """One particle into ``part``, and the opponent's observation in it into ``o``; returns
+    the opponent's ``seen`` bits and the particle's log weight (0.0 when ``infer`` is 0:
+    the uniform deal, nothing inferred; the round is replayed all the same, so that ``o``
+    is what the opponent would see in that world)."""
     me = deal[0]
     op = 1 - me
     n = n_pool0
@@ -208,7 +210,7 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
     for a in range(atom_card0.shape[0]):
         atom_card[a] = atom_card0[a]
     logw = 0.0
-    if infer != 0:
+    if True:  # the replay: one block, so that the uniform deal draws in the same order
         # The opponent's slots 0 and 1 as dealt: it looked at them, so they steer its play.
         for i in range(2):
             if atom_card[op * 4 + i] < 0:
@@ -229,7 +231,8 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                 o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
                 o[STOCK_LEFT] = 52 - top
                 o[TURN] = t
-                logw += _lik(decide_builtin_nb(sid, o, params, mrng) == a, eps)
+                if infer != 0:
+                    logw += _lik(decide_builtin_nb(sid, o, params, mrng) == a, eps)
             if a == 0:
                 top += 1
             else:
@@ -258,11 +261,12 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                             continue
                         o[HAND], o[HAND_VALUE] = r, card_value[r]
                         o[UNSEEN + r] -= 1
-                        ok = decide_builtin_nb(sid, o, params, mrng) == b
+                        ok = infer == 0 or decide_builtin_nb(sid, o, params, mrng) == b
                         o[UNSEEN + r] += 1
                         q[r] = counts[r] * ((1.0 - eps) if ok else eps)
                         total += q[r]
-                    logw += np.log(total / n)
+                    if infer != 0:
+                        logw += np.log(total / n)
                     x = uniform_nb(rng) * total
                     pick = 12
                     for r in range(13):
@@ -284,7 +288,7 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                     o[UNSEEN + card % 13] -= 1
                     seen |= _bit(card)
                 o[HAND], o[HAND_VALUE] = card, card_value[card]
-                if not sampled:
+                if not sampled and infer != 0:
                     # a card the player knows: its choice is a plain likelihood term
                     logw += _lik(decide_builtin_nb(sid, o, params, mrng) == b, eps)
                 if b < 4:
@@ -317,16 +321,18 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
         part[i] = -1
     for i in range(n - k):
         part[P_STOCK + i] = pool[k + i]
-    return logw
+    return seen, logw
 
 
 @njit(cache=True)
 def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_value, rng, parts, logw,
-              hidden):  # fmt: skip
+              hidden, oobs, oseen):  # fmt: skip
     """Fill ``parts`` (one particle per row) and their log weights ``logw``.
 
     ``hand`` is the card the player holds now (-1 at a SOURCE decision), ``hand_fd`` 1 if
-    it came from the discard pile; ``hidden`` receives 1 for each own slot (0-3) and
+    it came from the discard pile; ``oobs[i]`` and ``oseen[i]`` receive the opponent's
+    observation and ``seen`` bits in particle ``i`` (rows may be fewer than particles:
+    then only the first are kept); ``hidden`` receives 1 for each own slot (0-3) and
     opponent slot (4-7) whose card the player does not know; ``sid`` and
     ``params`` the opponent model (a shipped strategy's builtin id and parameters);
     ``infer`` 0 deals the pool uniformly (no inference).  Returns the stock size, or -1
@@ -353,11 +359,15 @@ def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_
     pool = np.empty(52, np.int64)
     atom_card = np.empty(n_atoms, np.int64)
     o = np.empty(OBS_SIZE, np.int64)
+    keep = oobs.shape[0]
     mrng = np.empty(1, np.uint64)
     for i in range(parts.shape[0]):
         mrng[0] = rng[0] ^ np.uint64(0x9E3779B97F4A7C15)  # the model's own draws (random models)
-        logw[i] = particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_card0,
-                              slot_atom, pool0, n_pool, rng, parts[i], o, pool, atom_card, mrng)  # fmt: skip
+        seen, logw[i] = particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_card0,
+                                    slot_atom, pool0, n_pool, rng, parts[i], o, pool, atom_card, mrng)  # fmt: skip
+        if i < keep:
+            oobs[i, :] = o
+            oseen[i] = seen
     return n_stock
 
 

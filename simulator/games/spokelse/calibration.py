@@ -86,7 +86,7 @@ def _observe_nb(me, slot, ghost, deck, top, hidden, card_value, true_mean):
 def _measure_nb(me, deal, hist, n_turns, hand, hand_fd, msid, mparams, eps, infer, card_value, brng,
                 parts, logw, hidden, slot, ghost, deck, top, acc):  # fmt: skip
     n_stock = belief_nb(deal, hist, n_turns, hand, hand_fd, msid, mparams, eps, infer, card_value, brng,
-                        parts, logw, hidden)  # fmt: skip
+                        parts, logw, hidden, np.empty((0, OBS_SIZE), np.int64), np.empty(0, np.uint64))  # fmt: skip
     if n_stock < 0:
         acc[0, 0, 0] = -1e18  # an impossible view: a bug, made loud in the totals
         return

@@ -16,11 +16,13 @@ from simulator.games.spokelse.belief import (
     view_of_log_nb,
 )
 from simulator.games.spokelse.kernel import trace_round_nb
+from simulator.games.spokelse.observation import OBS_SIZE
 from simulator.games.spokelse.variants import Rules
 from strategies.registry import parse_spec
 
 TUNED = parse_spec("expect:k=1,patience=2.8417279406896636,pile=0.5,open=26", "spokelse")
 VALUES = Rules().values_half()
+NO_OBS, NO_SEEN = np.empty((0, OBS_SIZE), np.int64), np.empty(0, np.uint64)
 CARD_VALUE = np.array([VALUES[c % 13] for c in range(52)], dtype=np.int64)
 
 
@@ -52,7 +54,22 @@ def _belief(deal, hist, t, seed=7, n=64, infer=1, eps=0.02):
     logw = np.empty(n)
     hidden = np.empty(8, np.int64)
     n_stock = belief_nb(
-        deal, hist, t, -1, 0, 3, TUNED.params, eps, infer, CARD_VALUE, rng, parts, logw, hidden
+        deal,
+        hist,
+        t,
+        -1,
+        0,
+        3,
+        TUNED.params,
+        eps,
+        infer,
+        CARD_VALUE,
+        rng,
+        parts,
+        logw,
+        hidden,
+        NO_OBS,
+        NO_SEEN,
     )
     return n_stock, parts, logw, hidden, rng[0]
 
