@@ -333,7 +333,8 @@ def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_
     it came from the discard pile; ``oobs[i]`` and ``oseen[i]`` receive the opponent's
     observation and ``seen`` bits in particle ``i`` (rows may be fewer than particles:
     then only the first are kept); ``hidden`` receives 1 for each own slot (0-3) and
-    opponent slot (4-7) whose card the player does not know; ``sid`` and
+    opponent slot (4-7) whose card the player does not know (2 for an opponent's slot the
+    opponent does not know either); ``sid`` and
     ``params`` the opponent model (a shipped strategy's builtin id and parameters);
     ``infer`` 0 deals the pool uniformly (no inference).  Returns the stock size, or -1
     when the view is impossible (then nothing is drawn from ``rng``)."""
@@ -348,7 +349,10 @@ def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_
     for s in range(2):
         for i in range(4):
             h = atom_card0[slot_atom[s, i]] < 0
-            hidden[(0 if s == me else 4) + i] = h
+            # 2: an opponent's slot it never looked at (dealt unseen, never swapped): its card
+            # steered nothing, so it is as free as the stock's
+            free = s != me and i >= 2 and slot_atom[s, i] == s * 4 + i
+            hidden[(0 if s == me else 4) + i] = (2 if free else 1) if h else 0
             places += h
     n_stock = n_pool - places
     draws = 0

@@ -52,8 +52,13 @@ B_SID, B_EPS, B_INFER = 0, 1, 2
 
 
 @njit(cache=True)
-def world_of_particle_nb(part, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, world):
-    """A search world (search.py's :func:`new_world_nb` arrays) from one particle."""
+def world_of_particle_nb(part, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, hidden, rng, world):
+    """A search world (search.py's :func:`new_world_nb` arrays) from one particle.
+
+    The cards that steered nobody's choice (own unknown slots, the opponent's slots it
+    never looked at, both ghosts, the stock) are dealt afresh from the particle's own
+    (``rng``): they are uniform given the rest, and resampling repeats particles, whose
+    copies would otherwise be the same world twice and make the paired test too bold."""
     wobs, seen, slot, ghost, stock, wpile, counts = world
     me = obs[SEAT]
     op = 1 - me
@@ -70,17 +75,48 @@ def world_of_particle_nb(part, oobs, oseen, obs, seen_me, pile, n_pile, n_stock,
     for i in range(n_pile):
         wpile[i] = pile[i]
     counts[0], counts[1], counts[2] = n_stock, n_pile, 0
+    free = np.empty(52, np.int64)
+    k = 0
+    for i in range(4):
+        if hidden[i] != 0:
+            free[k] = slot[me, i]
+            k += 1
+        if hidden[4 + i] == 2:
+            free[k] = slot[op, i]
+            k += 1
+    free[k], free[k + 1] = ghost[0], ghost[1]
+    k += 2
+    for i in range(n_stock):
+        free[k + i] = stock[i]
+    k += n_stock
+    for i in range(k - 1, 0, -1):
+        j = np.int64(uniform_nb(rng) * (i + 1))
+        free[i], free[j] = free[j], free[i]
+    k = 0
+    for i in range(4):
+        if hidden[i] != 0:
+            slot[me, i] = free[k]
+            k += 1
+        if hidden[4 + i] == 2:
+            slot[op, i] = free[k]
+            k += 1
+    ghost[0], ghost[1] = free[k], free[k + 1]
+    k += 2
+    for i in range(n_stock):
+        stock[i] = free[k + i]
 
 
 @njit(cache=True)
-def _play_all_nb(worlds_at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, card_value, base,
-                 rng, own, opp, legal, s0, s1):  # fmt: skip
+def _play_all_nb(worlds_at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, hidden, card_value,
+                 base, rng, own, opp, legal, s0, s1):  # fmt: skip
     me = obs[SEAT]
     world = new_world_nb()
     scratch = new_world_nb()
     for s in range(s0, s1):
         j = worlds_at[s]
-        world_of_particle_nb(parts[j], oobs[j], oseen[j], obs, seen_me, pile, n_pile, n_stock, world)
+        world_of_particle_nb(
+            parts[j], oobs[j], oseen[j], obs, seen_me, pile, n_pile, n_stock, hidden, rng, world
+        )
         for a in range(N_ACTIONS):
             if legal[a] == 0:
                 continue
@@ -131,13 +167,13 @@ def belief_decide_nb(obs, seen_me, pile, n_pile, deal, hist, n_turns, params, bp
     legal = np.empty(N_ACTIONS, np.int64)
     legal_nb(obs, legal)
     first = min(n, max(n // 4, 8))
-    _play_all_nb(at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, card_value, base, rng,
-                 own, opp, legal, 0, first)  # fmt: skip
+    _play_all_nb(at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, hidden, card_value, base,
+                 rng, own, opp, legal, 0, first)  # fmt: skip
     if first < n:
         if not _any_better_nb(obs, params, rng, own[:, :first], opp[:, :first], legal):
             return np.int64(expect_nb(obs, base, rng))
-        _play_all_nb(at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, card_value, base, rng,
-                     own, opp, legal, first, n)  # fmt: skip
+        _play_all_nb(at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, hidden, card_value, base,
+                     rng, own, opp, legal, first, n)  # fmt: skip
     return choose_nb(obs, params, rng, own, opp, legal, n)
 
 

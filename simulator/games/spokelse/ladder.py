@@ -108,7 +108,7 @@ def ladder(players: list[str], *, deals: int = 2000, seed: int = 0, threads: int
                 2 * deals / dt,
                 int((d > 0).sum()),
                 int((d < 0).sum()),
-            )  # fmt: skip
+            )
         )
     return rungs
 
