@@ -214,7 +214,7 @@ def calibration_figure(cal: Calibration, path: Path) -> Path:
     fig, axes = new_figure(size=(7.5, 4.6))
     ax = axes[0][0]
     for i, place in enumerate(("stock", "opponent_hidden", "ghost", "own_unknown")):
-        rs = [r for r in cal.rows if r["place"] == place and r["n"] >= 30]
+        rs = [r for r in cal.rows if r["place"] == place and r["n"] >= 10]
         if not rs:
             continue
         x = np.array([r["stock"] for r in rs])
@@ -226,7 +226,8 @@ def calibration_figure(cal: Calibration, path: Path) -> Path:
     ax.set_ylabel(axis_label("mean card value, points", lower_is_better=None))
     ax.invert_xaxis()
     ax.set_title(f"Belief ({cal.belief}, model {cal.model.split(':')[0]}) against {cal.opponent}", fontsize=9)
-    ax.legend(fontsize=7, ncol=2)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, ncol=2)
     path.mkdir(parents=True, exist_ok=True)
     target = path / "calibration.png"
     fig.savefig(target, dpi=120)
