@@ -21,6 +21,7 @@ import numpy as np
 from simulator.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name, rank_of
 from simulator.games.base import InputError
 from simulator.games.spokelse import search
+from simulator.games.spokelse.advise_symmetry import equivalent_slots, slots_words
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -273,20 +274,6 @@ def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
     return m, (m - half, m + half)
 
 
-def equivalent_slots(pos: Position) -> list[int]:
-    """Own slots a card may go into with the same expected result: the unknown ones (their
-    cards are exchangeable, and nobody can tell them apart), when there are two or more."""
-    if pos.phase != PLACE:
-        return []
-    unknown = [i for i in range(4) if pos.row[i] < 0]
-    return unknown if len(unknown) > 1 else []
-
-
-def _slots_words(slots: list[int]) -> str:
-    names = [f"slot {i}" for i in slots]
-    return " or ".join(names) if len(names) == 2 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def advise(
     pos: Position,
     *,
@@ -333,7 +320,7 @@ def advise(
         words = action_words(pos, int(a))
         if same and int(a) == same[0]:
             every = "both" if len(same) == 2 else "all"
-            words = f"put {name(pos.hand)} in {_slots_words(same)} (equivalent: {every} unknown)"
+            words = f"put {name(pos.hand)} in {slots_words(same)} (equivalent: {every} unknown)"
         score, score_ci = _mean_ci(own[a] / 2)
         m, m_ci = _mean_ci((own[a] - opp[a]) / 2)
         options.append(Option(int(a), words, score, score_ci, float(opp[a].mean() / 2), m, m_ci))

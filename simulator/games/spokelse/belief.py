@@ -373,39 +373,3 @@ def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_
             oobs[i, :] = o
             oseen[i] = seen
     return n_stock
-
-
-@njit(cache=True)
-def normalised_nb(logw):
-    """Weights summing to 1 from log weights; returns them and the effective sample size."""
-    m = logw.max()
-    w = np.exp(logw - m)
-    w /= w.sum()
-    return w, 1.0 / (w * w).sum()
-
-
-@njit(cache=True)
-def place_means_nb(parts, w, n_stock, hidden, card_value, out):
-    """``out[place]``: the weighted mean card value (half points) of each place, -1 where
-    the place is empty (``hidden`` as :func:`belief_nb` fills it)."""
-    for p in range(4):
-        out[p] = -1.0
-    sums = np.zeros(4)
-    cnt = np.zeros(4)
-    for j in range(parts.shape[0]):
-        row = parts[j]
-        for i in range(n_stock):
-            sums[STOCK_PLACE] += w[j] * card_value[row[P_STOCK + i]]
-        cnt[STOCK_PLACE] += w[j] * n_stock
-        sums[GHOST] += w[j] * (card_value[row[P_GHOST]] + card_value[row[P_GHOST + 1]])
-        cnt[GHOST] += w[j] * 2
-        for i in range(4):
-            if hidden[i] != 0:
-                sums[OWN_UNKNOWN] += w[j] * card_value[row[P_MINE + i]]
-                cnt[OWN_UNKNOWN] += w[j]
-            if hidden[4 + i] != 0:
-                sums[OPP_HIDDEN] += w[j] * card_value[row[P_THEIRS + i]]
-                cnt[OPP_HIDDEN] += w[j]
-    for p in range(4):
-        if cnt[p] > 0:
-            out[p] = sums[p] / cnt[p]

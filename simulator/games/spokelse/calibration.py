@@ -21,11 +21,13 @@ from simulator.games.spokelse.belief import (
     HIST_FIELDS,
     OPP_HIDDEN,
     OWN_UNKNOWN,
+    P_GHOST,
+    P_MINE,
+    P_STOCK,
+    P_THEIRS,
     PART_SIZE,
     STOCK_PLACE,
     belief_nb,
-    normalised_nb,
-    place_means_nb,
 )
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -56,6 +58,42 @@ from simulator.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
 # 4 sum of (observed - predicted)², 5 sum of the effective sample size
 ACC_FIELDS = 6
 BELIEF_STREAM_SEAT = 2  # the belief's own DECIDE stream: (seed, game, DECIDE, 0, 2)
+
+
+@njit(cache=True)
+def normalised_nb(logw):
+    """Weights summing to 1 from log weights; returns them and the effective sample size."""
+    m = logw.max()
+    w = np.exp(logw - m)
+    w /= w.sum()
+    return w, 1.0 / (w * w).sum()
+
+
+@njit(cache=True)
+def place_means_nb(parts, w, n_stock, hidden, card_value, out):
+    """``out[place]``: the weighted mean card value (half points) of each place, -1 where
+    the place is empty (``hidden`` as :func:`belief_nb` fills it)."""
+    for p in range(4):
+        out[p] = -1.0
+    sums = np.zeros(4)
+    cnt = np.zeros(4)
+    for j in range(parts.shape[0]):
+        row = parts[j]
+        for i in range(n_stock):
+            sums[STOCK_PLACE] += w[j] * card_value[row[P_STOCK + i]]
+        cnt[STOCK_PLACE] += w[j] * n_stock
+        sums[GHOST] += w[j] * (card_value[row[P_GHOST]] + card_value[row[P_GHOST + 1]])
+        cnt[GHOST] += w[j] * 2
+        for i in range(4):
+            if hidden[i] != 0:
+                sums[OWN_UNKNOWN] += w[j] * card_value[row[P_MINE + i]]
+                cnt[OWN_UNKNOWN] += w[j]
+            if hidden[4 + i] != 0:
+                sums[OPP_HIDDEN] += w[j] * card_value[row[P_THEIRS + i]]
+                cnt[OPP_HIDDEN] += w[j]
+    for p in range(4):
+        if cnt[p] > 0:
+            out[p] = sums[p] / cnt[p]
 
 
 @njit(cache=True)

@@ -11,10 +11,9 @@ from simulator.games.spokelse.belief import (
     OPP_HIDDEN,
     PART_SIZE,
     belief_nb,
-    normalised_nb,
-    place_means_nb,
     view_of_log_nb,
 )
+from simulator.games.spokelse.calibration import normalised_nb, place_means_nb
 from simulator.games.spokelse.kernel import trace_round_nb
 from simulator.games.spokelse.observation import OBS_SIZE
 from simulator.games.spokelse.variants import Rules
