@@ -70,7 +70,7 @@ def calibrate(
     rounds: int = 2000,
     seed: int = 0,
     particles: int = 64,
-    eps: float = 0.02,
+    eps: float = 0.005,
     belief: str = "model",
     threads: int = 2,
 ) -> Calibration:

@@ -29,7 +29,7 @@ def calibrate_cmd(
     particles: Annotated[int, typer.Option("--particles", metavar="N", help="Particles per belief.")] = 64,
     eps: Annotated[
         float, typer.Option("--eps", metavar="P", help="Weight of a choice the model would not make.")
-    ] = 0.02,
+    ] = 0.005,
     belief: Annotated[str, typer.Option("--belief", metavar="KIND", help="model or uniform.")] = "model",
     threads: Annotated[int, typer.Option("--threads", metavar="N", help="Threads.")] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,

@@ -20,7 +20,7 @@ import numpy as np
 from simulator.games import InputError
 
 TUNED_EXPECT = "expect:k=1,patience=2.8417279406896636,pile=0.5,open=26"
-BELIEF_DEFAULTS = {"samples": 64.0, "margin": 0.0, "z": 2.0, "eps": 0.02}
+BELIEF_DEFAULTS = {"samples": 64.0, "margin": 0.0, "z": 2.0, "eps": 0.005}
 
 
 @dataclass
