@@ -210,97 +210,97 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
     for a in range(atom_card0.shape[0]):
         atom_card[a] = atom_card0[a]
     logw = 0.0
-    if True:  # the replay: one block, so that the uniform deal draws in the same order
-        # The opponent's slots 0 and 1 as dealt: it looked at them, so they steer its play.
-        for i in range(2):
-            if atom_card[op * 4 + i] < 0:
-                atom_card[op * 4 + i] = _take_nb(pool, n, below_nb(rng, n))
-                n -= 1
-        seen = _init_opp_obs_nb(o, op, card_value, atom_card[op * 4], atom_card[op * 4 + 1], deal[4])
-        pile = np.empty(52, np.int64)
-        pile[0] = deal[4]
-        n_pile = 1
-        top = 11
-        counts = np.zeros(13, np.int64)
-        for t in range(n_turns):
-            p, a, c, b, out = hist[t, 0], hist[t, 1], hist[t, 2], hist[t, 3], hist[t, 4]
+    # The replay runs with infer 0 too: it rebuilds what the opponent saw, for the search.
+    # The opponent's slots 0 and 1 as dealt: it looked at them, so they steer its play.
+    for i in range(2):
+        if atom_card[op * 4 + i] < 0:
+            atom_card[op * 4 + i] = _take_nb(pool, n, below_nb(rng, n))
+            n -= 1
+    seen = _init_opp_obs_nb(o, op, card_value, atom_card[op * 4], atom_card[op * 4 + 1], deal[4])
+    pile = np.empty(52, np.int64)
+    pile[0] = deal[4]
+    n_pile = 1
+    top = 11
+    counts = np.zeros(13, np.int64)
+    for t in range(n_turns):
+        p, a, c, b, out = hist[t, 0], hist[t, 1], hist[t, 2], hist[t, 3], hist[t, 4]
+        if p == op:
+            o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = SOURCE, -1, -1, 0
+            d = pile[n_pile - 1] if n_pile > 0 else -1
+            o[DISCARD_TOP] = d
+            o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
+            o[STOCK_LEFT] = 52 - top
+            o[TURN] = t
+            if infer != 0:
+                logw += _lik(decide_builtin_nb(sid, o, params, mrng) == a, eps)
+        if a == 0:
+            top += 1
+        else:
+            n_pile -= 1
+            d = pile[n_pile - 1] if n_pile > 0 else -1
             if p == op:
-                o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = SOURCE, -1, -1, 0
-                d = pile[n_pile - 1] if n_pile > 0 else -1
                 o[DISCARD_TOP] = d
                 o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
-                o[STOCK_LEFT] = 52 - top
-                o[TURN] = t
-                if infer != 0:
-                    logw += _lik(decide_builtin_nb(sid, o, params, mrng) == a, eps)
+        if p == op:
             if a == 0:
-                top += 1
-            else:
-                n_pile -= 1
-                d = pile[n_pile - 1] if n_pile > 0 else -1
-                if p == op:
-                    o[DISCARD_TOP] = d
-                    o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
-            if p == op:
-                if a == 0:
-                    o[STOCK_LEFT] = 52 - top
-                o[PHASE], o[FROM_DISCARD] = PLACE, a
-                card = c if c >= 0 else atom_card[8 + t]
-                sampled = card < 0
-                if sampled:
-                    # The drawn card went unseen into slot b: draw it in proportion to how
-                    # well it explains b (each rank tried once: only ranks reach the model).
-                    for r in range(13):
-                        counts[r] = 0
-                    for k in range(n):
-                        counts[pool[k] % 13] += 1
-                    total = 0.0
-                    q = np.zeros(13, np.float64)
-                    for r in range(13):
-                        if counts[r] == 0:
-                            continue
-                        o[HAND], o[HAND_VALUE] = r, card_value[r]
-                        o[UNSEEN + r] -= 1
-                        ok = infer == 0 or decide_builtin_nb(sid, o, params, mrng) == b
-                        o[UNSEEN + r] += 1
-                        q[r] = counts[r] * ((1.0 - eps) if ok else eps)
-                        total += q[r]
-                    if infer != 0:
-                        logw += np.log(total / n)
-                    x = uniform_nb(rng) * total
-                    pick = 12
-                    for r in range(13):
-                        if q[r] > 0.0:
-                            if x < q[r]:
-                                pick = r
-                                break
-                            x -= q[r]
-                    m = int(below_nb(rng, counts[pick]))
-                    for k in range(n):
-                        if pool[k] % 13 == pick:
-                            if m == 0:
-                                card = _take_nb(pool, n, k)
-                                n -= 1
-                                break
-                            m -= 1
-                    atom_card[8 + t] = card
-                if a == 0 and (seen & _bit(card)) == 0:
-                    o[UNSEEN + card % 13] -= 1
-                    seen |= _bit(card)
-                o[HAND], o[HAND_VALUE] = card, card_value[card]
-                if not sampled and infer != 0:
-                    # a card the player knows: its choice is a plain likelihood term
-                    logw += _lik(decide_builtin_nb(sid, o, params, mrng) == b, eps)
-                if b < 4:
-                    o[SLOT + b] = card
-                    _summaries_nb(o, card_value)
-            elif b < 4:
-                o[OPP_SLOT + b] = c if a == 1 else -1
-            pile[n_pile] = out
-            n_pile += 1
-            if (seen & _bit(out)) == 0:
-                o[UNSEEN + out % 13] -= 1
-                seen |= _bit(out)
+                o[STOCK_LEFT] = 52 - top
+            o[PHASE], o[FROM_DISCARD] = PLACE, a
+            card = c if c >= 0 else atom_card[8 + t]
+            sampled = card < 0
+            if sampled:
+                # The drawn card went unseen into slot b: draw it in proportion to how
+                # well it explains b (each rank tried once: only ranks reach the model).
+                for r in range(13):
+                    counts[r] = 0
+                for k in range(n):
+                    counts[pool[k] % 13] += 1
+                total = 0.0
+                q = np.zeros(13, np.float64)
+                for r in range(13):
+                    if counts[r] == 0:
+                        continue
+                    o[HAND], o[HAND_VALUE] = r, card_value[r]
+                    o[UNSEEN + r] -= 1
+                    ok = infer == 0 or decide_builtin_nb(sid, o, params, mrng) == b
+                    o[UNSEEN + r] += 1
+                    q[r] = counts[r] * ((1.0 - eps) if ok else eps)
+                    total += q[r]
+                if infer != 0:
+                    logw += np.log(total / n)
+                x = uniform_nb(rng) * total
+                pick = 12
+                for r in range(13):
+                    if q[r] > 0.0:
+                        if x < q[r]:
+                            pick = r
+                            break
+                        x -= q[r]
+                m = int(below_nb(rng, counts[pick]))
+                for k in range(n):
+                    if pool[k] % 13 == pick:
+                        if m == 0:
+                            card = _take_nb(pool, n, k)
+                            n -= 1
+                            break
+                        m -= 1
+                atom_card[8 + t] = card
+            if a == 0 and (seen & _bit(card)) == 0:
+                o[UNSEEN + card % 13] -= 1
+                seen |= _bit(card)
+            o[HAND], o[HAND_VALUE] = card, card_value[card]
+            if not sampled and infer != 0:
+                # a card the player knows: its choice is a plain likelihood term
+                logw += _lik(decide_builtin_nb(sid, o, params, mrng) == b, eps)
+            if b < 4:
+                o[SLOT + b] = card
+                _summaries_nb(o, card_value)
+        elif b < 4:
+            o[OPP_SLOT + b] = c if a == 1 else -1
+        pile[n_pile] = out
+        n_pile += 1
+        if (seen & _bit(out)) == 0:
+            o[UNSEEN + out % 13] -= 1
+            seen |= _bit(out)
     # Everything else is a uniform deal of what is left of the pool.
     for i in range(n - 1, 0, -1):
         j = below_nb(rng, i + 1)
