@@ -26,6 +26,7 @@ The public API::
     tuned = simulator.tune("spokelse", "expect:k=0..4,open=10..41", vs="threshold:k=4",
                            rounds=1_000_000, seed=5)        # search, then confirm on fresh deals
 
+    simulator.calibrate(rounds=2000, seed=1)                  # the belief's predictions against the cards
     simulator.check_game("spokelse")                         # kernel against reference, move by move
 
 Randomness is a pure function of ``seed`` (docs/random-streams.md).
@@ -65,7 +66,11 @@ _LAZY = {
 }
 #: public functions that are also the modules of the same name (``simulator.compare(...)`` calls
 #: ``simulator.analysis.compare.compare``; ``from simulator.compare import X`` still works)
-_CALLABLE = {"compare": "simulator.analysis.compare", "advise": "simulator.analysis.advise"}
+_CALLABLE = {
+    "compare": "simulator.analysis.compare",
+    "advise": "simulator.analysis.advise",
+    "calibrate": "simulator.analysis.calibrate",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -96,6 +101,7 @@ __all__ = [
     "TuneResult",
     "advise",
     "all_games",
+    "calibrate",
     "check_game",
     "compare",
     "get_game",

@@ -45,7 +45,8 @@ def test_a_card_from_the_pile_cannot_be_thrown() -> None:
     advice = simulator.advise(
         "spokelse", row="♠3 ♦K ? ?", hand="♥8", from_discard=True, discard="♣Q", stock=12
     )
-    assert sorted(o.action for o in advice.options) == [0, 1, 2, 3]
+    assert sorted(o.action for o in advice.options) == [0, 1, 2]  # slots 2 and 3: one option
+    assert any("slot 2 or slot 3 (equivalent: both unknown)" in o.words for o in advice.options)
 
 
 def test_the_source_decision_takes_an_eight_onto_a_king_late() -> None:
@@ -71,7 +72,10 @@ def test_the_cli_prints_every_action_best_first_in_words() -> None:
     assert r.exit_code == 0, r.output
     assert "lower is better" in r.stdout and "95%" in r.stdout
     ranked = [line for line in r.stdout.splitlines() if line.lstrip()[:2] in {f"{k}." for k in range(1, 6)}]
-    assert len(ranked) == 5
+    assert len(ranked) == 4  # slots 2 and 3 (both unknown) are one option
+    assert "slot 2 or slot 3 (equivalent: both unknown)" in r.stdout
+    assert r.stdout.splitlines()[0].startswith("Assumes the opponent plays expect:")
+    assert "No history given: none assumed" in r.stdout
     assert "Best by own score" in r.stdout or "Lowest by own score" in r.stdout  # margin=0, search's default
 
 
@@ -133,6 +137,7 @@ BAD = [
     (["--row", "♠8 ♦K ? ?", "--hand", "1", "--discard", "♣Q", "--stock", "20"], "unknown card"),
     (["--row", "♠8 ♦K ? ?", "--hand", "♥3", "--discard", "♣Q", "--stock", "41"], "stock holds 0 to 40"),
     (["--row", "♠8 ♦K ? ?", "--discard", "♣Q", "--stock", "0"], "round is over"),
+    (["--row", "♠8 ♦K ? ?", "--hand", "♥3", "--from-discard", "--stock", "0"], "stock is empty"),
     (["--row", "♠8 ♦K ? ?", "--stock", "10"], "nothing to decide"),
     (["--row", "♠8 ♦K ? ?", "--hand", "♥3", "--stock", "10", "--seen", "♠2"], "pile is empty"),
     (["--row", "♠8 ♦K ? ?", "--opp", "? ♠8 ? ?", "--discard", "♣Q", "--stock", "9"], "twice"),

@@ -50,6 +50,7 @@ _LAZY = {
     "simulate": "simulator.cli.play",
     "trace": "simulator.cli.play",
     "advise_cmd": "simulator.cli.advise",
+    "calibrate_cmd": "simulator.cli.calibrate",
     "compare": "simulator.cli.comparisons",
     "sweep_cmd": "simulator.cli.comparisons",
     "games": "simulator.cli.info",

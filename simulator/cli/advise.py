@@ -66,6 +66,10 @@ def advise_cmd(
             "-s", "--strategy", metavar="SPEC", help="The search spec whose playouts rank the actions."
         ),
     ] = "search",
+    opponent: Annotated[
+        str | None,
+        typer.Option("--opponent", metavar="SPEC", help="The expect spec the playouts assume (both seats)."),
+    ] = None,
     rule: Rules = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
@@ -77,7 +81,7 @@ def advise_cmd(
     advice = advise(
         g.name, row=row, stock=stock, hand=hand, discard=discard, from_discard=from_discard, seen=seen,
         opp=opp, totals=_totals(totals), samples=samples, seed=seed, strategy=strategy,
-        rules=g.parse_rules(parse_rule_options(rule)),
+        rules=g.parse_rules(parse_rule_options(rule)), opponent=opponent,
     )  # fmt: skip
     if as_json:
         out.print_json(dumps_json(advice.as_dict()))

@@ -51,6 +51,10 @@ COMMANDS: dict[str, Lazy] = {
         "simulator.cli.advise:advise_cmd",
         "Rank every legal action of one position by its expected final score (lower is better).",
     ),
+    "calibrate": Lazy(
+        "simulator.cli.calibrate:calibrate_cmd",
+        "Compare the belief's predicted mean card value per place with the real cards.",
+    ),
     "experiment": Lazy(
         "simulator.cli.experiment:experiment_app",
         "Named, versioned studies: `kortsim experiment list`, `kortsim experiment run NAME`.",

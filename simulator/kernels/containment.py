@@ -439,6 +439,9 @@ def who(players: Sequence[Player]) -> str:
     for seat, p in enumerate(players):
         if p.family.user:
             seats.setdefault(p.spec, []).append(seat)
+    if not seats:  # no user strategy: name every player rather than none
+        for seat, p in enumerate(players):
+            seats.setdefault(p.spec, []).append(seat)
     parts = [
         f"{spec!r} ({'seat' if len(s) == 1 else 'seats'} {', '.join(map(str, s))})"
         for spec, s in seats.items()

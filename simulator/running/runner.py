@@ -173,8 +173,8 @@ class BlockRunner:
     def _watched(self, first: int, n: int):
         """Around a kernel call with user strategies: the watchdog of simulator/kernels/containment.py
         (a time limit per block, and Ctrl-C); shipped-only kernels run unwatched."""
-        if not self.kernel.user:
-            return nullcontext()
+        if not self.kernel.user or not any(p.family.user for p in self.players):
+            return nullcontext()  # shipped strategies only (``search`` too): never stopped
         return watched(who(self.players), first, n)
 
     def _raise_if_illegal(self, err: np.ndarray) -> None:

@@ -22,6 +22,7 @@ from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name
 from simulator.engine.rng import DECIDE, Stream
 from simulator.errors import InputError
 from simulator.games.spokelse import search
+from simulator.games.spokelse.advise_symmetry import equivalent_slots, slots_words
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -127,6 +128,11 @@ class Position:
             )
         if self.from_discard and self.hand < 0:
             raise InputError("--from-discard needs --hand (the card taken from the pile)")
+        if self.from_discard and self.stock == 0:
+            raise InputError(
+                "the stock is empty: the round ended with the turn that drew the last card, so no "
+                "card can have been taken from the pile since"
+            )
         if self.discard < 0 and self.seen:
             raise InputError("--seen lists cards under the discard top, but the pile is empty (no --discard)")
         faces_down = 4 + 4 + 2 + self.stock  # both rows, both ghosts, the stock
@@ -217,6 +223,8 @@ class Advice:
     options: tuple[Option, ...]
     search_choice: int
     strategy: str
+    opponent: str = ""  # the expect spec the playouts assume for the opponent (and for the player)
+    exact: bool = False  # own scores enumerated exactly (the stock holds 0 or 1 card)
 
     def as_dict(self) -> dict:
         pos = self.position
@@ -239,6 +247,9 @@ class Advice:
             "objective": self.objective,
             "strategy": self.strategy,
             "search_choice": self.search_choice,
+            "opponent": self.opponent,
+            "history": None,
+            "exact": self.exact,
             "units": "points, lower is better",
             "options": [o.as_dict() for o in self.options],
         }
@@ -263,10 +274,19 @@ def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
     return m, (m - half, m + half)
 
 
-def advise(pos: Position, *, samples: int = 2000, seed: int = 0, strategy: str = "search") -> Advice:
+def advise(
+    pos: Position,
+    *,
+    samples: int = 2000,
+    seed: int = 0,
+    strategy: str = "search",
+    opponent: str | None = None,
+) -> Advice:
     """Rank the legal actions of ``pos`` by the playouts of ``strategy`` (a ``search``
     spec; its ``samples`` is replaced by ``samples``).  Worlds come from the stream
-    ``(seed, 0, DECIDE, 0, 0)`` (docs/random-streams.md)."""
+    ``(seed, 0, DECIDE, 0, 0)`` (docs/random-streams.md).  ``opponent``, an ``expect``
+    spec, replaces the playouts' expect parameters.  Unknown slots are interchangeable:
+    only the lowest-numbered is played out, and reported with the others."""
     if not 1 <= samples <= 1_000_000:
         raise InputError(f"--samples must be 1 to 1000000, not {samples}")
     player = parse_spec(strategy, "spokelse")
@@ -274,6 +294,16 @@ def advise(pos: Position, *, samples: int = 2000, seed: int = 0, strategy: str =
         raise InputError(f"advice plays out with search's code: {strategy!r} is not a search spec")
     params = player.params.copy()
     params[search.P_SAMPLES] = samples  # what choose_nb reads
+    if opponent is not None:
+        model = parse_spec(opponent, "spokelse")
+        if model.family.name != "expect":
+            raise InputError(
+                f"--opponent: the playouts play expect, so the model is an expect spec, not {opponent!r}"
+            )
+        params[search.P_BASE : search.P_BASE + 4] = model.params[:4]
+    base = parse_spec("expect", "spokelse").family.player(
+        **dict(zip(("k", "patience", "pile", "open"), params[search.P_BASE : search.P_BASE + 4]))
+    )
     obs = position_obs(pos)
     own = np.zeros((search.N_ACTIONS, samples), np.int64)
     opp = np.zeros_like(own)
@@ -283,22 +313,38 @@ def advise(pos: Position, *, samples: int = 2000, seed: int = 0, strategy: str =
         raise InputError("the position cannot happen: the cards do not add up")
     margin = bool(params[search.P_MARGIN])
     options = []
+    same = equivalent_slots(pos)
     for a in np.flatnonzero(legal):
+        if same and int(a) in same[1:]:
+            continue  # the same action as same[0] (exchangeable unknown cards)
+        words = action_words(pos, int(a))
+        if same and int(a) == same[0]:
+            every = "both" if len(same) == 2 else "all"
+            words = f"put {name(pos.hand)} in {slots_words(same)} (equivalent: {every} unknown)"
         score, score_ci = _mean_ci(own[a] / 2)
         m, m_ci = _mean_ci((own[a] - opp[a]) / 2)
-        options.append(
-            Option(int(a), action_words(pos, int(a)), score, score_ci, float(opp[a].mean() / 2), m, m_ci)
-        )
+        options.append(Option(int(a), words, score, score_ci, float(opp[a].mean() / 2), m, m_ci))
+    from simulator.games.spokelse.advise_exact import exact_scores
+
+    exact = exact_scores(pos)
+    if exact is not None:  # the stock holds 0 or 1 card: own score is an exact sum (advise_exact.py)
+        options = [dataclasses.replace(o, score=exact[o.action] / 2, score_ci=(exact[o.action] / 2,) * 2)
+                   for o in options]  # fmt: skip
     options.sort(key=lambda o: (o.margin if margin else o.score, o.action))
     objective = (own - opp if margin else own) / 2
     top = options[0].action
     for k, o in enumerate(options):
         d, d_ci = _mean_ci(objective[o.action] - objective[top]) if k else (0.0, (0.0, 0.0))
+        if exact is not None and not margin and k:
+            d = o.score - options[0].score
+            d_ci = (d, d)
         options[k] = dataclasses.replace(o, vs_best=d, vs_best_ci=d_ci)
     choice = int(search.choose_nb(obs, params, rng, own, opp, legal, samples))
+    if same and choice in same:
+        choice = same[0]
     return Advice(
         pos, "place" if pos.phase == PLACE else "source", samples, seed, "margin" if margin else "score",
-        tuple(options), choice, player.spec,
+        tuple(options), choice, player.spec, base.spec, exact is not None,
     )  # fmt: skip
 
 
@@ -316,6 +362,7 @@ def advise_position(
     seed: int = 0,
     strategy: str = "search",
     rules: Rules | None = None,
+    opponent: str | None = None,
 ) -> Advice:
     """:func:`advise` on a position given as text (cards as ``♣Q`` or ``cQ``, ``?`` for an
     unknown slot); see :class:`Position` for the fields.
@@ -352,7 +399,7 @@ def advise_position(
         totals=(float(totals[0]), float(totals[1])) if totals else (0.0, 0.0),
         rules=rules or Rules(),
     )
-    return advise(pos, samples=samples, seed=seed, strategy=strategy)
+    return advise(pos, samples=samples, seed=seed, strategy=strategy, opponent=opponent)
 
 
 def advice_lines(advice: Advice) -> list[str]:
@@ -365,6 +412,8 @@ def advice_lines(advice: Advice) -> list[str]:
         what = f"whether to take {name(pos.discard)} from the discard pile or draw"
     row = " ".join("?" if c < 0 else name(c) for c in pos.row)
     lines = [
+        f"Assumes the opponent plays {advice.opponent}.",
+        "No history given: none assumed (the unseen cards are dealt uniformly).",
         f"Deciding {what}; row {row}, stock {pos.stock}.",
         f"Expected final round score in points (lower is better), over {advice.samples} sampled deals "
         f"of the unseen cards (seed {advice.seed}), each action then played out by expect in both seats "
@@ -372,6 +421,11 @@ def advice_lines(advice: Advice) -> list[str]:
         f"{'margin' if advice.objective == 'margin' else 'score'} less the best action's on the same deals. "
         "Slots are 0-3.",
     ]
+    if advice.exact:
+        lines.append(
+            "The stock holds at most one card: own scores are exact (every card the unknown places "
+            "can hold counted; after a draw, the best placement); margins are still sampled."
+        )
     width = max(len(o.words) for o in advice.options)
     for k, o in enumerate(advice.options, 1):
         lines.append(

@@ -1,0 +1,241 @@
+"""``simulator.calibrate``: is Spøkelse's belief model right, place by place?
+
+Real rounds are played between a player and an opponent (shipped strategies); before
+each of the player's decisions the belief (docs/search.md, "Belief") predicts the mean
+card value of each place it cannot see, and the cards really there are averaged beside
+it, per stock size (0-41) and place (``stock``, ``opponent_hidden``, ``ghost``,
+``own_unknown``)::
+
+    import simulator
+    cal = simulator.calibrate(rounds=2000, seed=1)
+    cal.rows[0]     # {"stock": .., "place": .., "predicted": .., "observed": .., ...}
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulator.games import InputError
+
+TUNED_EXPECT = "expect:k=1,patience=2.8417279406896636,pile=0.5,open=26"
+TOLERANCE = 0.15  # points: a row is calibrated within this or 3 standard errors
+MIN_N = 200  # rows with fewer decisions are shown but not judged
+
+
+@dataclass
+class Calibration:
+    """One calibration run: ``rows`` (one per stock size and place that occurred, points;
+    lower values are better cards) and how it was made."""
+
+    rows: list[dict[str, Any]]
+    player: str
+    opponent: str
+    model: str
+    rounds: int
+    seed: int
+    particles: int
+    eps: float
+    belief: str
+    seconds: float
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        keys = ("player", "opponent", "model", "rounds", "seed", "particles", "eps", "belief", "seconds")
+        return {"rows": self.rows, **{k: getattr(self, k) for k in keys}, "summary": self.summary}
+
+
+def _shipped(spec: str, what: str) -> tuple[int, np.ndarray, str]:
+    import simulator.games.spokelse.strategies  # noqa: F401  (registers the strategies)
+    from strategies.registry import parse_spec
+
+    player = parse_spec(spec, "spokelse")
+    sid = player.family.builtin_id
+    if sid is None:
+        raise InputError(f"{what} {spec!r}: calibration plays shipped strategies with a builtin id "
+                         "(passive, random, threshold, expect)")  # fmt: skip
+    return sid, player.params, player.spec
+
+
+def calibrate(
+    game: str = "spokelse",
+    *,
+    player: str = TUNED_EXPECT,
+    opponent: str | None = None,
+    model: str = TUNED_EXPECT,
+    rounds: int = 2000,
+    seed: Any = None,
+    particles: int = 64,
+    eps: float = 0.005,
+    belief: str = "model",
+    threads: int = 2,
+) -> Calibration:
+    """Play ``rounds`` rounds and compare the belief's predictions with the real cards.
+
+    Parameters
+    ----------
+    game : str
+        ``"spokelse"`` (the only game with a belief model).
+    player, opponent, model : str
+        Strategy specs: who plays (in seat ``g % 2`` of round ``g``), who it plays against
+        (default: the model itself) and the belief's model of the opponent.
+    rounds : int
+        How many rounds (those ``simulate`` plays with the same seed).
+    seed : int or numpy.random.SeedSequence, optional
+        The seed (drawn when None; ``Calibration.seed`` holds the one used).
+    particles : int
+        Particles per belief.
+    eps : float
+        How far a choice the model would not make still counts (0 < eps < 0.5).
+    belief : str
+        ``"model"`` (policy-based inference) or ``"uniform"`` (every deal alike).
+    threads : int
+        Threads (results do not depend on it).
+
+    Returns
+    -------
+    Calibration
+
+    Raises
+    ------
+    InputError
+        One line, for a game without a belief, an unknown strategy or a bad size."""
+    import time
+
+    from simulator.games.spokelse.belief import PLACE_NAMES
+    from simulator.games.spokelse.calibration import ACC_FIELDS, calibrate_chunk_nb
+    from simulator.games.spokelse.variants import Rules
+    from simulator.running.seed import resolve_seed
+
+    if game != "spokelse":
+        raise InputError(f"calibrate: only spokelse has a belief model (got {game!r})")
+    seed = resolve_seed(seed)
+    if not 1 <= rounds <= 10_000_000 or not 1 <= particles <= 100_000:
+        raise InputError("calibrate: --rounds takes 1 to 10000000, particles 1 to 100000")
+    if not 0.0 < eps < 0.5:
+        raise InputError(f"calibrate: eps is a probability between 0 and 0.5, got {eps}")
+    if belief not in ("model", "uniform"):
+        raise InputError(f"calibrate: belief is 'model' or 'uniform', got {belief!r}")
+    opponent = model if opponent is None else opponent
+    p_sid, p_par, p_spec = _shipped(player, "player")
+    o_sid, o_par, o_spec = _shipped(opponent, "opponent")
+    m_sid, m_par, m_spec = _shipped(model, "model")
+    sids = np.array([p_sid, o_sid], dtype=np.int64)
+    params = np.vstack([p_par, o_par])
+    values = Rules().values_half()
+    infer = 1 if belief == "model" else 0
+    n_chunks = max(1, min(64, rounds // 50))
+    accs = np.zeros((n_chunks, 42, 4, ACC_FIELDS))
+    scores = np.zeros((rounds, 2), dtype=np.int64)
+    bounds = [(c * rounds // n_chunks, (c + 1) * rounds // n_chunks) for c in range(n_chunks)]
+
+    def chunk(c: int) -> None:
+        g0, g1 = bounds[c]
+        calibrate_chunk_nb(sids, params, values, m_sid, m_par, eps, infer, particles, seed, g0, g1,
+                           accs[c], scores[g0:g1])  # fmt: skip
+
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        list(pool.map(chunk, range(n_chunks)))
+    seconds = time.perf_counter() - t0
+    acc = accs.sum(axis=0)  # chunk sums in a fixed order: the same for any thread count
+    if acc[0, 0, 0] < 0:
+        raise RuntimeError("calibrate: the belief found a view impossible (a bug)")
+    rows = []
+    for s in range(42):
+        for p in range(4):
+            n, sp, so, so2, sd2, sess = acc[s, p]
+            if n == 0:
+                continue
+            obs = so / n
+            var = max(so2 / n - obs * obs, 0.0) * n / max(n - 1, 1)
+            d = (so - sp) / n
+            dvar = max(sd2 / n - d * d, 0.0) * n / max(n - 1, 1)
+            rows.append({
+                "stock": s, "place": PLACE_NAMES[p], "predicted": round(sp / n / 2, 4),
+                "observed": round(obs / 2, 4), "observed_se": round(float(np.sqrt(var / n)) / 2, 4),
+                "difference_se": round(float(np.sqrt(dvar / n)) / 2, 4), "n": int(n),
+                "ess": round(sess / n, 1),
+            })  # fmt: skip
+    judged = [r for r in rows if r["n"] >= MIN_N]
+    off = [r for r in judged if abs(r["predicted"] - r["observed"]) > max(TOLERANCE, 3 * r["observed_se"])]
+    worst = max(judged, key=lambda r: abs(r["predicted"] - r["observed"]), default=None)
+    per_place = {}
+    for p in PLACE_NAMES:
+        rs = [r for r in rows if r["place"] == p]
+        n = sum(r["n"] for r in rs)
+        if n:
+            per_place[p] = {
+                "predicted": round(sum(r["predicted"] * r["n"] for r in rs) / n, 4),
+                "observed": round(sum(r["observed"] * r["n"] for r in rs) / n, 4),
+                "n": n,
+            }
+    summary = {
+        "judged_rows": len(judged), "rows_off": len(off), "tolerance": TOLERANCE, "min_n": MIN_N,
+        "worst": worst, "per_place": per_place,
+        "player_points": round(float(scores[:, 0].mean()) / 2, 4),
+        "opponent_points": round(float(scores[:, 1].mean()) / 2, 4),
+        "decisions_per_second": round(sum(r["n"] for r in rows if r["place"] == "ghost") / seconds, 1),
+    }  # fmt: skip
+    return Calibration(rows, p_spec, o_spec, m_spec, rounds, seed, particles, eps, belief, seconds, summary)
+
+
+def calibration_lines(cal: Calibration) -> list[str]:
+    """The calibration in plain words, within 80 columns."""
+    s = cal.summary
+    lines = [
+        f"belief: {cal.belief} (model of the opponent: {cal.model})",
+        f"player: {cal.player}",
+        f"against: {cal.opponent}",
+        f"{cal.rounds} rounds, seed {cal.seed}, {cal.particles} particles, eps {cal.eps}",
+        "mean card value per place, points (predicted by the belief / really there):",
+    ]
+    for p, v in s["per_place"].items():
+        lines.append(f"  {p:<16} {v['predicted']:6.3f} / {v['observed']:6.3f}   ({v['n']} decisions)")
+    lines.append(
+        f"rows with n >= {s['min_n']}: {s['judged_rows']}; off by more than "
+        f"{s['tolerance']} points and 3 SE: {s['rows_off']}"
+    )
+    w = s["worst"]
+    if w:
+        lines.append(
+            f"largest gap: stock {w['stock']}, {w['place']}: predicted {w['predicted']:.3f}, "
+            f"observed {w['observed']:.3f} ± {w['observed_se']:.3f} (n {w['n']})"
+        )
+    lines.append(f"{cal.seconds:.1f} s ({s['decisions_per_second']:.0f} decisions per second)")
+    return lines
+
+
+def calibration_figure(cal: Calibration, path: Path) -> Path:
+    """Predicted and observed mean card value against the stock size, one colour per
+    place: the line is the belief, the dots with 95% bars the cards really there."""
+    from simulator.reporting.plots import axis_label, colour, new_figure
+
+    fig, axes = new_figure(size=(7.5, 4.6))
+    ax = axes[0][0]
+    for i, place in enumerate(("stock", "opponent_hidden", "ghost", "own_unknown")):
+        rs = [r for r in cal.rows if r["place"] == place and r["n"] >= 10]
+        if not rs:
+            continue
+        x = np.array([r["stock"] for r in rs])
+        style = ("-", "--", ":", "-.")[i]  # the stock and the ghosts lie on one another
+        ax.plot(x, [r["predicted"] for r in rs], style, color=colour(i), label=f"{place}: belief")
+        ax.errorbar(x, [r["observed"] for r in rs], yerr=[1.96 * r["observed_se"] for r in rs],
+                    fmt="o", ms=2.5, color=colour(i), alpha=0.7, label=f"{place}: real")  # fmt: skip
+    ax.set_xlabel("cards in the stock")
+    ax.set_ylabel(axis_label("mean card value, points", lower_is_better=None))
+    ax.invert_xaxis()
+    ax.set_title(f"Belief ({cal.belief}, model {cal.model.split(':')[0]}) against {cal.opponent}", fontsize=9)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, ncol=2)
+    path.mkdir(parents=True, exist_ok=True)
+    target = path / "calibration.png"
+    fig.savefig(target, dpi=120)
+    return target
+
+
+__all__ = ["TUNED_EXPECT", "Calibration", "calibrate", "calibration_figure", "calibration_lines"]
