@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba.core.dispatcher import Dispatcher
 
+from simulator.engine.numba_internals import Dispatcher
 from simulator.errors import SpecError
 
 MAX_PARAMS = 8

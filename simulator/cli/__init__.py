@@ -15,11 +15,15 @@ grouped by module:
 * :mod:`simulator.cli.info`: ``games``, ``strategies``, ``warm`` and ``report``;
 * :mod:`simulator.cli.profile`: ``profile``;
 * :mod:`simulator.cli.advise`: ``advise``;
+* :mod:`simulator.cli.calibrate`: ``calibrate``;
 * :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
 
 The commands are listed in :mod:`simulator.cli.commands`, in the order ``kortsim --help``
 lists them; a command's module is imported only when it is used (:mod:`simulator.cli.lazy`),
 so that ``kortsim --version``, ``--help`` and Tab completion start as fast as typer itself.
+
+Imports: every layer below (the Python API, the analyses, the run path), each inside the
+command that uses it; nothing imports the CLI but its entry point.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ the rest.  After drawing, the player is taken to place the card as well as possi
 
 from __future__ import annotations
 
-from simulator.games.spokelse.advise import Position, position_obs
 from simulator.games.spokelse.observation import PLACE, SOURCE, UNSEEN
+from simulator.games.spokelse.position import Position, position_obs
 from simulator.games.spokelse.search import THROW
 
 DRAW, TAKE = 0, 1

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import below_nb, uniform_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -66,7 +67,6 @@ from simulator.games.spokelse.observation import (
     VALUE,
 )
 from simulator.games.spokelse.strategies import decide_builtin_nb
-from simulator.engine.rng import below_nb, uniform_nb
 
 # Particle columns.
 P_MINE, P_THEIRS, P_GHOST, P_STOCK = 0, 4, 8, 10

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import uniform_nb
 from simulator.games.spokelse.belief import P_GHOST, P_MINE, P_STOCK, P_THEIRS, PART_SIZE, belief_nb
+from simulator.games.spokelse.expect import expect_play_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     FROM_DISCARD,
@@ -44,8 +46,6 @@ from simulator.games.spokelse.search import (
     play_out_nb,
     score_of_nb,
 )
-from simulator.games.spokelse.strategies import expect_nb
-from simulator.engine.rng import uniform_nb
 
 # The belief's settings (bparams): the model's builtin id, eps, 1 to infer (0: uniform)
 B_SID, B_EPS, B_INFER = 0, 1, 2
@@ -145,7 +145,7 @@ def belief_decide_nb(obs, seen_me, pile, n_pile, deal, hist, n_turns, params, bp
                         bparams[B_EPS], np.int64(bparams[B_INFER]), card_value, rng, parts, logw, hidden,
                         oobs, oseen)  # fmt: skip
     if n_stock < 0:
-        return np.int64(expect_nb(obs, base, rng))
+        return np.int64(expect_play_nb(obs, base, rng))
     # Systematic resampling: world s is the particle whose cumulative weight passes (s + u) / n.
     w = np.exp(logw - logw.max())
     w /= w.sum()
@@ -171,7 +171,7 @@ def belief_decide_nb(obs, seen_me, pile, n_pile, deal, hist, n_turns, params, bp
                  rng, own, opp, legal, 0, first)  # fmt: skip
     if first < n:
         if not _any_better_nb(obs, params, rng, own[:, :first], opp[:, :first], legal):
-            return np.int64(expect_nb(obs, base, rng))
+            return np.int64(expect_play_nb(obs, base, rng))
         _play_all_nb(at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_stock, hidden, card_value, base,
                      rng, own, opp, legal, first, n)  # fmt: skip
     return choose_nb(obs, params, rng, own, opp, legal, n)
@@ -209,7 +209,7 @@ def clairvoyant_decide_nb(obs_both, seen, slot, ghost, deck, top, pile, n_pile, 
         copy_world_nb(world, scratch)
         play_out_nb(scratch, me, a, card_value, base, rng)
         value[a] = score_of_nb(scratch, me, card_value)
-    best = np.int64(expect_nb(obs, base, rng))  # expect's answer unless another is strictly better
+    best = np.int64(expect_play_nb(obs, base, rng))  # expect's answer unless another is strictly better
     for a in range(N_ACTIONS):
         if legal[a] == 1 and value[a] < value[best]:
             best = np.int64(a)

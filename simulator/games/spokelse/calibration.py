@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
 from simulator.games.spokelse.belief import (
     GHOST,
     HIST_FIELDS,
@@ -52,7 +53,6 @@ from simulator.games.spokelse.observation import (
 from simulator.games.spokelse.rules import card_values_nb, deal_nb, init_obs_nb
 from simulator.games.spokelse.strategies import decide_builtin_nb
 from simulator.games.spokelse.variants import TURN_CAP
-from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
 
 # acc[stock, place, k]: k = 0 decisions, 1 sum predicted, 2 sum observed, 3 sum observed²,
 # 4 sum of (observed - predicted)², 5 sum of the effective sample size

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
 from simulator.games.spokelse.belief import HIST_FIELDS
 from simulator.games.spokelse.belief_search import belief_decide_nb, clairvoyant_decide_nb
 from simulator.games.spokelse.observation import (
@@ -43,7 +44,6 @@ from simulator.games.spokelse.rules import card_values_nb, deal_nb, init_obs_nb
 from simulator.games.spokelse.search import search_decide_nb
 from simulator.games.spokelse.strategies import decide_builtin_nb
 from simulator.games.spokelse.variants import TURN_CAP
-from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
 
 BUILTIN, SEARCH, BELIEF, CLAIRVOYANT = 0, 1, 2, 3
 

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.rng import below_nb
+from simulator.games.spokelse.expect import expect_play_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -64,7 +65,6 @@ from simulator.games.spokelse.observation import (
     UNSEEN,
     VALUE,
 )
-from simulator.games.spokelse.strategies import expect_nb
 from simulator.games.spokelse.variants import TURN_CAP
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
@@ -399,7 +399,7 @@ def play_out_nb(world, me, first, card_value, base, rng):
     turns = wobs[me, TURN]
     if wobs[me, PHASE] == SOURCE:
         c, fd = _take_nb(world, me, first, card_value)
-        b = expect_nb(wobs[me], base, rng)
+        b = expect_play_nb(wobs[me], base, rng)
     else:
         c, fd = wobs[me, HAND], wobs[me, FROM_DISCARD]
         b = first
@@ -409,9 +409,9 @@ def play_out_nb(world, me, first, card_value, base, rng):
     while counts[2] < counts[0] and turns < TURN_CAP:
         p = 1 - p
         _source_obs_nb(world, p, turns, card_value)
-        a = expect_nb(wobs[p], base, rng)
+        a = expect_play_nb(wobs[p], base, rng)
         c, fd = _take_nb(world, p, a, card_value)
-        b = expect_nb(wobs[p], base, rng)
+        b = expect_play_nb(wobs[p], base, rng)
         _place_nb(world, p, c, fd, b, card_value)
         turns += 1
 
@@ -488,10 +488,10 @@ def search_decide_nb(obs, params, rng):
     legal = np.empty(N_ACTIONS, np.int64)
     first = min(n, max(n // 4, 8))
     if evaluate_nb(obs, params, rng, own[:, :first], opp[:, :first], legal) < 0:
-        return np.int64(expect_nb(obs, base_params_nb(params), rng))
+        return np.int64(expect_play_nb(obs, base_params_nb(params), rng))
     if first < n:
         if not _any_better_nb(obs, params, rng, own[:, :first], opp[:, :first], legal):
-            return np.int64(expect_nb(obs, base_params_nb(params), rng))
+            return np.int64(expect_play_nb(obs, base_params_nb(params), rng))
         evaluate_nb(obs, params, rng, own[:, first:], opp[:, first:], legal)
     return choose_nb(obs, params, rng, own, opp, legal, n)
 
@@ -500,7 +500,7 @@ def search_decide_nb(obs, params, rng):
 def _any_better_nb(obs, params, rng, own, opp, legal):
     """True when some legal action has a lower mean objective than ``expect``'s answer."""
     margin = np.int64(params[P_MARGIN])
-    base = np.int64(expect_nb(obs, base_params_nb(params), rng))
+    base = np.int64(expect_play_nb(obs, base_params_nb(params), rng))
     for a in range(N_ACTIONS):
         if legal[a] == 1 and a != base:
             mean, _ = _paired_nb(own, opp, a, base, own.shape[1], margin)
@@ -519,7 +519,7 @@ def choose_nb(obs, params, rng, own, opp, legal, n):
     alone would pick one that ``expect``'s choice beats (the winner's curse)."""
     margin = np.int64(params[P_MARGIN])
     z = params[P_Z]
-    base = np.int64(expect_nb(obs, base_params_nb(params), rng))
+    base = np.int64(expect_play_nb(obs, base_params_nb(params), rng))
     best, best_v = base, np.float64(0.0)
     for a in range(N_ACTIONS):
         if legal[a] == 0 or a == base:

@@ -13,6 +13,8 @@ from typing import Any
 from numba import njit
 
 from simulator.engine.rng import below_nb
+from simulator.games.spokelse import search as _search
+from simulator.games.spokelse.expect import expect_play_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -20,14 +22,9 @@ from simulator.games.spokelse.observation import (
     HAND_VALUE,
     HIGH,
     HIGH_SLOT,
-    OPP_SLOT,
     PHASE,
-    SLOT_VALUE,
     SOURCE,
-    STOCK_LEFT,
     UNKNOWN_SLOT,
-    UNSEEN,
-    VALUE,
 )
 from simulator.games.spokelse.variants import Rules
 from strategies.registry import Family, Param, register
@@ -78,75 +75,9 @@ def threshold_nb(obs, params, rng):
 
 
 @njit(cache=True)
-def reservation_nb(obs, turns):
-    """The value R a card must not exceed to be worth keeping: the lowest R such that, in
-    ``turns`` more draws, at least as many cards worth at most R are expected as there are
-    slots still to fill (unknown slots, and known slots worth more than R).
-
-    A draw is one of the cards this player has not seen, but the low ones are counted
-    less one for each of the opponent's hidden slots (those not taken from the discard
-    pile): that is where the opponent keeps its low cards, out of the stock's reach.
-    With no draws left anything goes (R = the highest value)."""
-    n = 0
-    best = -1
-    for r in range(13):
-        n += obs[UNSEEN + r]
-        best = max(best, obs[VALUE + r])
-    if n == 0 or turns <= 0.0:
-        return best
-    hidden = 4
-    for i in range(4):
-        if obs[OPP_SLOT + i] >= 0:
-            hidden -= 1
-    r_best = best
-    for r in range(13):
-        x = obs[VALUE + r]
-        if x >= r_best:
-            continue
-        low = -hidden
-        for q in range(13):
-            if obs[VALUE + q] <= x:
-                low += obs[UNSEEN + q]
-        needed = 0
-        for i in range(4):
-            v = obs[SLOT_VALUE + i]
-            if v < 0 or v > x:
-                needed += 1
-        if turns * max(low, 0) >= needed * n:
-            r_best = x
-    return r_best
-
-
-@njit(cache=True)
 def expect_nb(obs, params, rng):
     """Reservation play from everything seen (see ``expect`` in the registry)."""
-    floor = params[0] * 2.0  # half points
-    patience = params[1]
-    pile = params[2] * 2.0
-    opening = params[3]
-    h, h_slot, u = obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]
-    if obs[PHASE] == SOURCE:
-        d = obs[DISCARD_VALUE]
-        if d < 0:
-            return STOCK
-        # The player's own draws left, this turn's included.
-        reserve = reservation_nb(obs, patience * ((obs[STOCK_LEFT] + 1) // 2))
-        if d <= max(reserve, pile) and (u >= 0 or d < h):
-            return DISCARD_PILE
-        return STOCK
-    reserve = max(reservation_nb(obs, patience * (obs[STOCK_LEFT] // 2)), floor)
-    c = obs[HAND_VALUE]
-    if h > c and h > reserve:
-        return h_slot
-    if u >= 0 and c <= reserve:
-        return u
-    if h > c:
-        return h_slot
-    if u >= 0 and obs[STOCK_LEFT] <= opening:  # open an unknown slot rather than throw away
-        return u
-    if obs[FROM_DISCARD] == 1:  # a discard-pile card must go into a slot
-        return h_slot if h_slot >= 0 else u
-    return DISCARD
+    return expect_play_nb(obs, params, rng)
 
 
 @njit(cache=True)
@@ -172,10 +103,6 @@ def decide_builtin_nb(sid, obs, params, rng):
         return expect_nb(obs, params, rng)
     return -1
 
-
-# search's playouts call expect_nb above: imported here, after it, so that either module
-# can be imported first (numba looks ``_search.search_decide_nb`` up when it compiles).
-from simulator.games.spokelse import search as _search  # noqa: E402
 
 # --- the registry entries, in builtin-id order --------------------------------
 

@@ -37,6 +37,7 @@ from simulator.games.spokelse.observation import (
     Place,
     Source,
 )
+from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS, Rules
 from simulator.tabletop.console import Left, Seat, choose
 from simulator.tabletop.outcome import Outcome
@@ -44,21 +45,8 @@ from simulator.tabletop.outcome import Outcome
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
 
-HUMAN = 0  # your seat; the bot sits in seat 1
 ADVISOR = "expect"  # the stronger shipped strategy set beside your choices afterwards
 points = ref.points
-
-
-@dataclass
-class Decision:
-    """One of your decisions, with what the advice needs to replay the round from it."""
-
-    round: int
-    obs: np.ndarray
-    choice: int
-    table: ref.Table  # the table as it stood (a copy), the card in hand included
-    rngs: tuple[np.ndarray, np.ndarray]  # both seats' DECIDE streams as they stood
-    public: frozenset[int]  # every card discarded so far in the round (seen by both)
 
 
 @dataclass

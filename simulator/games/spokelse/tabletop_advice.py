@@ -23,10 +23,24 @@ import numpy as np
 from simulator.engine.stats import z_value
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import FROM_DISCARD, HAND, PHASE, SOURCE, TURN, Place, Source
-from simulator.games.spokelse.tabletop import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS
 
 ADVICE_KEY = 0x5B0E1  # the advice's own sampling stream: it never touches the game's streams
+
+
+HUMAN = 0  # your seat at the table; the bot sits in seat 1
+
+
+@dataclass
+class Decision:
+    """One of your decisions, with what the advice needs to replay the round from it."""
+
+    round: int
+    obs: np.ndarray
+    choice: int
+    table: ref.Table  # the table as it stood (a copy), the card in hand included
+    rngs: tuple[np.ndarray, np.ndarray]  # both seats' DECIDE streams as they stood
+    public: frozenset[int]  # every card discarded so far in the round (seen by both)
 
 
 @dataclass(frozen=True)

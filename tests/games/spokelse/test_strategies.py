@@ -50,9 +50,9 @@ from simulator.games.spokelse.strategies import (
     expect_nb,
     passive_nb,
     random_nb,
-    reservation_nb,
     threshold_nb,
 )
+from simulator.games.spokelse.expect import reservation_nb
 from simulator.games.spokelse.variants import Rules
 
 DEFAULT_RULES = Rules()
