@@ -142,9 +142,9 @@ def recursion(fn: Any) -> list[str] | None:
 
 
 def checked_copy(fn: Any, made: dict[int, Dispatcher] | None = None) -> Dispatcher:
-    """``fn`` compiled with ``boundscheck=True``, every function of users' code it reaches
-    too (through globals, closure cells and users' modules), each as a fresh dispatcher
-    (the user's own functions stay as they were).
+    """``fn`` compiled with ``boundscheck=True``, every jitted function it reaches too
+    (through globals, closure cells and users' modules; kortsim's helpers included), each
+    as a fresh dispatcher (the originals stay as they were).
 
     Raises
     ------
@@ -153,9 +153,7 @@ def checked_copy(fn: Any, made: dict[int, Dispatcher] | None = None) -> Dispatch
         bound on its depth, and too deep a one crashes the process.
     """
     made = {} if made is None else made
-    py = python_function(fn)
-    if py is None:
-        raise TypeError(f"{fn!r} is not a function of users' code")
+    py = fn.py_func if isinstance(fn, Dispatcher) else fn
     if id(py) in made:
         return made[id(py)]
     if not made:
@@ -180,8 +178,8 @@ def checked_copy(fn: Any, made: dict[int, Dispatcher] | None = None) -> Dispatch
     names = set()
     for code in code_objects(py.__code__):
         names.update(code.co_names)
-    for n in names:
-        scope[n] = _checked_value(scope.get(n), made, modules)
+    for n in names & scope.keys():  # builtins (int, range) are not in the globals
+        scope[n] = _checked_value(scope[n], made, modules)
     for cell in cells:
         cell.cell_contents = _checked_value(cell.cell_contents, made, modules)
     return checked
@@ -198,9 +196,15 @@ def _checked_value(value: Any, made: dict[int, Dispatcher], modules: dict[int, p
     """What a global or closure variable becomes in the checked copy."""
     if isinstance(value, pytypes.ModuleType):
         return _checked_module(value, made, modules) if users_module(value) else value
-    if isinstance(value, Dispatcher) and python_function(value) is not None:
+    if isinstance(value, Dispatcher) and not _library(value):
+        # kortsim's own helpers too: what a user's strategy calls, it calls bounds-checked.
         return checked_copy(value, made)
     return value
+
+
+def _library(obj: Any) -> bool:
+    module = getattr(obj.py_func, "__module__", "") or ""
+    return module.split(".")[0] in ("numba", "numpy")
 
 
 def _checked_module(
