@@ -166,7 +166,10 @@ def checked_copy(fn: Any, made: dict[int, Dispatcher] | None = None) -> Dispatch
     options = dict(fn.targetoptions or {}) if isinstance(fn, Dispatcher) else {}
     options.pop("parallel", None)  # a strategy is one decision: no threads of its own
     options.pop("nopython", None)  # njit implies it (and warns when told)
-    options.update(boundscheck=True, nogil=True, cache=False)
+    # forceinline: bounds checks make the function too big for LLVM to inline by itself,
+    # and a call per decision (with the kernel's stores to obs no longer forwarded) costs
+    # more than the checks: inlined, the checks stay (they are the function's own flags).
+    options.update(boundscheck=True, nogil=True, cache=False, forceinline=True)
     scope = dict(py.__globals__)
     # Closure cells are rebuilt for the checked helpers (the user's own cells stay as they were).
     cells = tuple(pytypes.CellType(_contents(c)) for c in py.__closure__ or ())

@@ -100,7 +100,7 @@ def make_dispatch(decides: Sequence[Dispatcher], contained: Sequence[bool] = ())
     ns: dict = {f"f{i}": d for i, d in enumerate(decides)}
     ns.update(readonly=readonly, RAISED=RAISED, kept_memory=kept_memory)
     exec(_dispatch_source(len(decides), _modes(decides, contained), "dispatch", "f"), ns)
-    return njit(ns["dispatch"])
+    return njit(forceinline=True)(ns["dispatch"])
 
 
 def specialised_kernel(
@@ -175,7 +175,7 @@ def _module_text(kernel: ModuleType, n: int, contained: Sequence[Any]) -> str:
         "\n\n# --- the run's strategies, by position ----------------------------------------\n"
         "from simulator.kernels.containment import RAISED, kept_memory, readonly  # noqa: E402\n\n\n"
         + _dispatch_source(n, contained, "decide_nb", "_strategy_")
-        + "\n\ndecide_nb = njit(nogil=True)(decide_nb)\n"
+        + "\n\ndecide_nb = njit(nogil=True, forceinline=True)(decide_nb)\n"
     )
     return head + body + tail
 
