@@ -11,6 +11,11 @@ around the plugin copy ``tests/plugins/threshold_copy.py``, adding one guarantee
 5. ``contained``: what ``simulate`` runs (the cached kernel of simulator/kernels/specialise.py),
    with the watchdog thread (simulator/kernels/watchdog.py) around each call.
 
+``--gris`` measures the other case instead: the plugin copy of Gris ``commit:after=1``
+(``tests/plugins/commit_copy.py``, which keeps its locked suit in a ``MEMORY`` slot, so it
+runs on a copy of its observation) against the shipped ``commit:after=1``, 3 ``greedy``
+opponents, shipped kernel against what ``simulate`` runs.
+
 Each kernel is compiled first (compile time is not counted); then the variants are played
 in turn, ``--repeats`` times in alternating order, on one thread unless NUMBA_NUM_THREADS
 says otherwise.  It prints a markdown table: rounds per second (higher is better, min-max
@@ -41,6 +46,7 @@ from strategies.registry import load_plugin, parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "tests" / "plugins" / "threshold_copy.py"
+GRIS_PLUGIN = ROOT / "tests" / "plugins" / "commit_copy.py"
 
 
 def _module(game, decides, contained, nogil: bool) -> ModuleType:
@@ -65,7 +71,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=200_000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--gris", action="store_true", help="Gris commit:after=1 (memory slots) instead")
     args = ap.parse_args()
+    variants = _gris() if args.gris else _spokelse()
+    _measure(variants, args.rounds, args.repeats)
+
+
+def _gris() -> dict[str, BlockRunner]:
+    load_plugin(GRIS_PLUGIN)
+    table = make_table(get_game("gris"))
+    rest = [parse_spec("greedy", "gris")] * 3
+    return {
+        "shipped": _runner(table, [parse_spec("commit:after=1", "gris"), *rest]),
+        "contained (memory slots) commit copy: simulate": _runner(
+            table, [parse_spec("test-commit-copy:after=1", "gris"), *rest]
+        ),
+    }
+
+
+def _spokelse() -> dict[str, BlockRunner]:
     load_plugin(PLUGIN)
     game = get_game("spokelse")
     table = make_table(game)
@@ -73,23 +97,25 @@ def main() -> None:
     mine = [parse_spec("test-threshold-copy:k=4", "spokelse")] * 2
     family = mine[0].family
     checked = checked_decide(family)
-    variants = {
-        "shipped threshold:k=4": _runner(table, shipped),
+    return {
+        "shipped": _runner(table, shipped),
         "plain (no containment)": _runner(table, mine, _module(game, [family.decide], (False,), False)),
         "+ bounds checks": _runner(table, mine, _module(game, [checked], (False,), False)),
         "+ read-only, exception guard": _runner(table, mine, _module(game, [checked], (True,), False)),
         "+ GIL released": _runner(table, mine, _module(game, [checked], (True,), True)),
         "contained (+ watchdog): simulate": _runner(table, mine),
     }
+
+
+def _measure(variants: dict[str, BlockRunner], n: int, repeats: int) -> None:
     compile_s = {}
     for name, runner in variants.items():
         t0 = time.perf_counter()
         runner.play(0, 1, n_chunks=1)
         compile_s[name] = time.perf_counter() - t0
-    n = args.rounds
     rates: dict[str, list[float]] = {name: [] for name in variants}
     figures = {}
-    for rep in range(args.repeats):
+    for rep in range(repeats):
         order = list(variants) if rep % 2 == 0 else list(reversed(variants))
         for name in order:
             runner = variants[name]
@@ -97,12 +123,12 @@ def main() -> None:
             agg = runner.play(0, n)  # the real runner's play (its watchdog when contained)
             rates[name].append(n / (time.perf_counter() - t0))
             figures.setdefault(name, agg)
-    base = figures["shipped threshold:k=4"]
+    base = figures["shipped"]
     for name, agg in figures.items():
         assert np.array_equal(agg, base), f"{name} plays differently"
-    ref = statistics.median(rates["shipped threshold:k=4"])
+    ref = statistics.median(rates["shipped"])
     print(
-        f"rounds {n:,}, repeats {args.repeats}, threads {numba.get_num_threads()}, load {os.getloadavg()[0]:.2f}"
+        f"rounds {n:,}, repeats {repeats}, threads {numba.get_num_threads()}, load {os.getloadavg()[0]:.2f}"
     )
     print()
     print("| kernel | rounds/s (min-max, higher is better) | ratio to shipped (median) | compile s |")
