@@ -12,8 +12,8 @@ around the plugin copy ``tests/plugins/threshold_copy.py``, adding one guarantee
    with the watchdog thread (simulator/kernels/watchdog.py) around each call.
 
 ``--gris`` measures the other case instead: the plugin copy of Gris ``commit:after=1``
-(``tests/plugins/commit_copy.py``, which keeps its locked suit in a ``MEMORY`` slot, so it
-runs on a copy of its observation) against the shipped ``commit:after=1``, 3 ``greedy``
+(``tests/plugins/commit_copy.py``, which keeps its locked suit in a ``MEMORY`` slot, so
+every other entry of its observation is checked unchanged after each decision) against the shipped ``commit:after=1``, 3 ``greedy``
 opponents, shipped kernel against what ``simulate`` runs.
 
 Each kernel is compiled first (compile time is not counted); then the variants are played

@@ -19,8 +19,9 @@ full speed):
   by the game between decisions; writing into it would make ``simulate`` and ``trace``
   disagree.  The exception is the ``MEMORY`` slots of the games that have them (Gris,
   Gris-nese): they belong to the strategy, as to the shipped ones.  A strategy that
-  assigns into ``obs`` there gets a copy of its observation; its memory slots are kept,
-  and an assignment anywhere else stops the run with one line (:func:`kept_memory`).
+  assigns into ``obs`` there gets it writable; every other entry is checked unchanged
+  after each of its decisions (against a copy on the stack: the generated dispatcher of
+  :mod:`simulator.kernels.dispatch`), and an assignment there stops the run with one line.
 * **Exceptions.** The game's dispatcher (:mod:`simulator.kernels.specialise`) calls it inside a
   nopython ``try``/``except``: an exception (an ``IndexError`` from the bounds check, a
   ``ZeroDivisionError``, one it raises itself) becomes the answer :data:`RAISED`, which
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from numba import njit, types
+from numba import types
 from numba.core.dispatcher import Dispatcher
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
@@ -73,13 +74,14 @@ SIGNATURE = (
     types.Array(types.float64, 1, "C", readonly=True),
     types.uint64[::1],
 )
-#: The same for a strategy that keeps something in its memory slots: it writes into a
-#: copy of its observation (:func:`kept_memory`).
+#: The same for a strategy that keeps something in its memory slots: its observation is
+#: writable, and checked unchanged outside them after each decision.
 MEMORY_SIGNATURE = (types.int64[::1], SIGNATURE[1], SIGNATURE[2])
 
 _CHECKED: dict[int, tuple[Any, Dispatcher]] = {}
 #: The memory slots ``[start, stop)`` of each checked dispatcher compiled to write them.
 _MEMORY: dict[int, tuple[int, int]] = {}
+_SIZES: dict[int, int] = {}
 
 
 @intrinsic
@@ -95,32 +97,29 @@ def readonly(typingctx, arr):
     return ro(arr), codegen
 
 
-@njit(nogil=True)
-def kept_memory(obs, own, answer, start, stop):
-    """``answer`` when the strategy, given ``own`` (a copy of ``obs``), changed nothing of it
-    outside ``[start, stop)``, whose entries are then kept in ``obs``; else :data:`RAISED`."""
-    for j in range(obs.shape[0]):
-        if (j < start or j >= stop) and own[j] != obs[j]:
-            return RAISED
-    for j in range(start, stop):
-        obs[j] = own[j]
-    return answer
-
-
 def _game_memory(game: str) -> tuple[int, int] | None:
     """The ``MEMORY`` slots of ``game``'s observation, or None when it has none."""
-    from simulator.games import get_game
-
-    layout = get_game(game).observation
+    layout = _layout(game)
     if "memory" not in layout:
         return None
     s = layout.slice("memory")
     return s.start, s.stop
 
 
+def _layout(game: str) -> Any:
+    from simulator.games import get_game
+
+    return get_game(game).observation
+
+
+def obs_size(checked: Any) -> int:
+    """The size of the observation a checked strategy that writes its memory slots sees."""
+    return _SIZES[id(checked)]
+
+
 def memory_span(checked: Any) -> tuple[int, int] | None:
-    """The memory slots a checked strategy writes (it runs on a copy of its observation),
-    or None when it runs on its read-only observation."""
+    """The memory slots ``(start, stop)`` a checked strategy writes (its observation is
+    writable, the rest checked unchanged), or None when it runs on a read-only one."""
     return _MEMORY.get(id(checked))
 
 
@@ -163,6 +162,7 @@ def checked_decide(family: Family) -> Dispatcher:
                 raise
             checked.compile(MEMORY_SIGNATURE)  # its memory slots are its own
             _MEMORY[id(checked)] = memory
+            _SIZES[id(checked)] = _layout(family.game).size()
     except Exception as exc:  # numba's compiler errors, in one line
         details = str(exc)
         where_file, line = _where(exc, details, file, first)
@@ -204,8 +204,8 @@ __all__ = [
     "block_limit",
     "checked_decide",
     "global_random_use",
-    "kept_memory",
     "memory_span",
+    "obs_size",
     "readonly",
     "watched",
     "who",

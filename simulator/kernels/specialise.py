@@ -39,8 +39,9 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import njit
 from numba.core.dispatcher import Dispatcher
+
+from simulator.kernels.dispatch import _dispatch_source, _modes, make_dispatch
 
 _CACHE: dict[tuple, ModuleType] = {}
 #: The generated modules' layout; change it when :func:`_module_text` changes shape.
@@ -52,55 +53,6 @@ KEEP = 64
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGE = (_ROOT / "simulator", _ROOT / "strategies")
 _PLAIN = (int, float, complex, bool, str, bytes, type(None), np.number, np.bool_)
-
-
-def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -> str:
-    lines = [f"def {name}(sid, obs, params, rng):"]
-    for i in range(n):
-        mode = contained[i] if i < len(contained) else False
-        if isinstance(mode, tuple):  # it keeps its memory slots: it works on a copy of obs
-            lines.append(
-                f"    if sid == {i}:\n        try:\n            own = obs.copy()\n"
-                f"            answer = {prefix}{i}(own, readonly(params), rng)\n"
-                f"            return kept_memory(obs, own, answer, {mode[0]}, {mode[1]})\n"
-                f"        except Exception:\n            return RAISED"
-            )
-        elif mode:
-            lines.append(
-                f"    if sid == {i}:\n        try:\n"
-                f"            return {prefix}{i}(readonly(obs), readonly(params), rng)\n"
-                f"        except Exception:\n            return RAISED"
-            )
-        else:
-            lines.append(f"    if sid == {i}:\n        return {prefix}{i}(obs, params, rng)")
-    lines.append("    return -1")
-    return "\n".join(lines) + "\n"
-
-
-def _modes(decides: Sequence[Dispatcher], contained: Sequence[bool]) -> tuple:
-    """Per strategy: False (shipped), True (contained, read-only obs) or its memory slots
-    ``(start, stop)`` (contained, on a copy of obs: :func:`simulator.kernels.containment.kept_memory`)."""
-    from simulator.kernels.containment import memory_span
-
-    out = []
-    for i, d in enumerate(decides):
-        c = i < len(contained) and bool(contained[i])
-        out.append((memory_span(d) or True) if c else False)
-    return tuple(out)
-
-
-def make_dispatch(decides: Sequence[Dispatcher], contained: Sequence[bool] = ()) -> Dispatcher:
-    """``dispatch(i, obs, params, rng)`` calling ``decides[i]`` (direct calls, inlinable).
-
-    A strategy marked in ``contained`` (a user's; see :mod:`simulator.kernels.containment`) gets
-    its ``obs`` and ``params`` read-only and runs inside ``try``/``except``: an exception
-    it raises becomes the answer ``RAISED``, which every kernel refuses as illegal."""
-    from simulator.kernels.containment import RAISED, kept_memory, readonly
-
-    ns: dict = {f"f{i}": d for i, d in enumerate(decides)}
-    ns.update(readonly=readonly, RAISED=RAISED, kept_memory=kept_memory)
-    exec(_dispatch_source(len(decides), _modes(decides, contained), "dispatch", "f"), ns)
-    return njit(forceinline=True)(ns["dispatch"])
 
 
 def specialised_kernel(
@@ -173,7 +125,7 @@ def _module_text(kernel: ModuleType, n: int, contained: Sequence[Any]) -> str:
     )
     tail = (
         "\n\n# --- the run's strategies, by position ----------------------------------------\n"
-        "from simulator.kernels.containment import RAISED, kept_memory, readonly  # noqa: E402\n\n\n"
+        "from simulator.kernels.containment import RAISED, readonly  # noqa: E402\n\n\n"
         + _dispatch_source(n, contained, "decide_nb", "_strategy_")
         + "\n\ndecide_nb = njit(nogil=True, forceinline=True)(decide_nb)\n"
     )
@@ -193,7 +145,7 @@ def _cached_copy(
 
     text = _module_text(kernel, len(decides), _modes(decides, contained))
     # The package's jitted code is in SOURCE_DIGEST, what this module generates in `text`,
-    # and what containment compiles in (readonly, kept_memory, the checked copies) here.
+    # and what containment compiles in (readonly, the checked copies) here.
     own = [p.read_bytes() for p in sorted((_ROOT / "simulator" / "kernels").glob("*.py"))]
     h = hashlib.sha256()
     for part in (str(FORMAT), SOURCE_DIGEST, numba.__version__, sys.version, text, *own, *keys):
