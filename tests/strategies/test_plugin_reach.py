@@ -186,3 +186,14 @@ def test_a_return_of_the_wrong_type_is_said_at_its_line_in_the_players_words(nam
         )
         assert "unify" not in text and "Cannot cast" not in text
         assert info.value.line == line
+
+
+@pytest.mark.slow
+def test_a_contained_plugin_copy_of_threshold_plays_exactly_as_the_shipped_one():
+    path = plugin("threshold_copy")
+    mine = simulator.simulate(
+        "spokelse", ["test-threshold-copy:k=4"] * 2, rounds=20000, seed=5, plugins=[path]
+    )
+    shipped = simulator.simulate("spokelse", ["threshold:k=4"] * 2, rounds=20000, seed=5)
+    for key in ("tie_rate", "mean_score_diff", "mean_turns"):
+        assert mine.summary[key] == shipped.summary[key], key
