@@ -151,7 +151,7 @@ def trace(
     """
     from simulator.errors import IllegalMove, StrategyError
     from simulator.games.illegal import where
-    from simulator.kernels.containment import trapping_players
+    from simulator.kernels.raised import trapping_players
     from simulator.running.tracing import cap_lines, check_max_lines, header
 
     if unit not in UNITS:

@@ -16,6 +16,8 @@ leaves the compiled code for the kernel to reuse.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -185,10 +187,23 @@ def _check(family: Family) -> StrategyCompileError | None:
             file,
             first,
         )
+    returns: list[tuple[int, Any]] = []
     try:
-        family.decide.compile(SIGNATURE)
+        with _returns_typed(family.decide.py_func, returns):
+            family.decide.compile(SIGNATURE)
     except Exception as exc:  # numba's errors (TypingError, UnsupportedError, ...) and a user's own
         details = _ANSI.sub("", str(exc))
+        bad = [(n, t) for n, t in returns if t is not None and not _integer(t)]
+        if bad:  # its returns do not agree ("Can't unify return type", "Cannot cast ..."): say which
+            line, ty = bad[0]
+            return StrategyCompileError(
+                f"strategy {name!r} ({file}:{line}): line {line} returns {_what(ty)}; "
+                f"return {_actions(family.game)}",
+                details,
+                name,
+                file,
+                line,
+            )
         where_file, line = _where(exc, details, file, first)
         reason = essential(details) if details.strip() else type(exc).__name__
         return StrategyCompileError(
@@ -218,6 +233,67 @@ def _check(family: Family) -> StrategyCompileError | None:
     return StrategyCompileError(
         f"strategy {name!r} ({file}:{line}) returns {what}", details, name, file, line
     )
+
+
+@contextmanager
+def _returns_typed(py: Any, out: list[tuple[int, Any]]) -> Iterator[None]:
+    """While numba types ``py``, note the line and type of each of its ``return`` values
+    (before numba unifies them: the unification is what fails when they disagree)."""
+    from numba.core import ir, typeinfer
+
+    original = typeinfer.TypeInferer.get_return_type
+
+    def noted(self: Any, typemap: dict) -> Any:
+        if getattr(self.func_id, "func", None) is py:
+            for block in self.blocks.values():
+                st = block.terminator
+                if isinstance(st, ir.Return):
+                    out.append((int(st.loc.line), typemap.get(st.value.name)))
+            out.sort(key=lambda item: item[0])
+        return original(self, typemap)
+
+    typeinfer.TypeInferer.get_return_type = noted
+    try:
+        yield
+    finally:
+        typeinfer.TypeInferer.get_return_type = original
+
+
+def _what(ty: Any) -> str:
+    """A returned type in a player's words: ``a str ('stock')``, ``a float``."""
+    if isinstance(ty, types.Literal) and isinstance(ty.literal_value, str):
+        return f"a str ({ty.literal_value!r})"
+    if isinstance(ty, types.UnicodeType | types.CharSeq | types.UnicodeCharSeq):
+        return "a str"
+    if isinstance(ty, types.Boolean):
+        return "a bool"
+    if isinstance(ty, types.Float):
+        return "a float"
+    if isinstance(ty, types.NoneType | types.Omitted):
+        return "None"
+    return plainly(ty)
+
+
+def _actions(game: str) -> str:
+    """What ``game``'s strategies answer: ``an int, Source or Place`` (its action enums)."""
+    import enum
+    import importlib
+    from importlib.util import find_spec
+
+    from simulator.games import get_game
+
+    names: list[str] = []
+    module_name = get_game(game).strategies_module.rpartition(".")[0] + ".observation"
+    if find_spec(module_name) is not None:
+        module = importlib.import_module(module_name)
+        names = [
+            k
+            for k, v in vars(module).items()
+            if isinstance(v, type) and issubclass(v, enum.IntEnum) and v.__module__ == module_name
+        ]
+    if not names:
+        return "an int"
+    return "an int, " + (f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])
 
 
 def _returned(overload: Any) -> list[tuple[int, Any]]:

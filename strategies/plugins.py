@@ -65,7 +65,7 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     registry._LOADING.append((key, str(p)))
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report it in one line
+    except (Exception, SystemExit) as exc:  # a user's file (even one calling sys.exit()): one line
         for k, who in list(registry._OWNERS.items()):
             if who == key:
                 del registry._REGISTRY[k[0]][k[1]]
@@ -79,7 +79,8 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
             del sys.modules[mod_name]
         if isinstance(exc, SpecError):
             raise
-        raise SpecError(f"strategy file {str(p)!r} failed to load: {type(exc).__name__}: {exc}") from None
+        what = "it called sys.exit()" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        raise SpecError(f"strategy file {str(p)!r} failed to load: {what}") from None
     finally:
         registry._LOADING.pop()
     registry._PLUGINS[key] = (digest, mod_name)

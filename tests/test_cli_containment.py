@@ -139,3 +139,72 @@ def test_trace_names_a_read_past_its_row_in_one_line():
     )  # fmt: skip
     line = one_error_line(r, 3)
     assert "strategy 'test-reads-past-its-row' (seat 0) raised IndexError" in line
+
+
+def trace(plugin: str, *specs: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    args = ["trace", "spokelse", "--plugin", str(PLUGINS / f"{plugin}.py")]
+    for s in specs:
+        args += ["-s", s]
+    return kortsim(*args, "--seed", "7", env=env)
+
+
+def test_trace_names_a_read_past_its_row_through_a_helper_module_in_one_line():
+    r = trace("peek_helpermodule", "test-peek-helpermodule", "passive")
+    line = one_error_line(r, 3)
+    assert "strategy 'test-peek-helpermodule' (seat 0) raised IndexError" in line
+
+
+@pytest.mark.parametrize("command", ["simulate", "trace"])
+def test_a_recursive_strategy_is_refused_in_one_line_not_a_crash(command):
+    r = (simulate if command == "simulate" else trace)("recursive", "test-recursive", "passive")
+    assert r.returncode > 0  # not -11 (SIGSEGV)
+    line = one_error_line(r, 2)
+    assert "strategy 'test-recursive'" in line and "calls itself" in line
+
+
+def test_a_plugin_calling_sys_exit_at_import_stops_the_run_with_one_line():
+    r = simulate("exits_at_import", "passive", "passive")
+    line = one_error_line(r, 2)
+    assert "exits_at_import.py' failed to load: it called sys.exit()" in line
+
+
+@pytest.mark.slow
+def test_trace_stops_an_endless_strategy_within_the_time_limit():
+    t0 = time.monotonic()
+    r = trace("endless", "passive", "test-endless", env={"KORTSIM_BLOCK_TIMEOUT": "2"})
+    elapsed = time.monotonic() - t0
+    line = one_error_line(r, 3)
+    assert line.startswith("error: strategy 'test-endless' (seat 1) did not finish a decision in 2 s")
+    assert "(at its decision 2)" in line
+    assert elapsed < 120  # compiling plus the 2 s limit, on a busy machine
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_trace_in_an_endless_strategy():
+    cmd = [
+        sys.executable,
+        "-m",
+        "simulator.cli",
+        "trace",
+        "spokelse",
+        "--plugin",
+        str(PLUGINS / "endless.py"),
+    ]
+    cmd += ["-s", "passive", "-s", "test-endless", "--seed", "7"]
+    env = {**os.environ, "KORTSIM_BLOCK_TIMEOUT": "600"}
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(40)  # well past the start (a trace compiles only the strategy): it is looping
+        assert p.poll() is None
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        rest = p.stderr.read()
+        code = p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert time.monotonic() - t0 < 30
+    assert code == 130, rest
+    lines = said(rest)
+    assert lines[-1].startswith("interrupted: strategy 'test-endless' (seat 1) did not come back"), rest
+    assert "Traceback" not in rest

@@ -247,3 +247,55 @@ def test_only_the_most_recently_used_generated_kernels_are_kept(tmp_path, monkey
     specialise._prune(folder, keep=2)
     assert sorted(p.stem for p in folder.glob("*.py")) == sorted([names[4], names[0]])
     assert {p.name.split(".")[0] for p in numba_dir.iterdir()} == {names[4], names[0]}
+
+
+def test_the_key_covers_a_constant_read_through_a_helper_module(tmp_path, monkeypatch):
+    import importlib.util
+
+    from numba import njit
+
+    helper = tmp_path / "limit_mod.py"
+    helper.write_text("import os\n\nLIMIT = int(os.environ['KORTSIM_TEST_LIMIT'])\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        keys = []
+        for value in ("0", "8"):  # the file stays the same; the value numba freezes does not
+            monkeypatch.setenv("KORTSIM_TEST_LIMIT", value)
+            sys.modules.pop("limit_mod", None)
+            spec = importlib.util.spec_from_file_location("limit_mod", helper)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules["limit_mod"] = mod
+            spec.loader.exec_module(mod)
+
+            def decide(obs, params, rng):
+                return limit_mod.LIMIT  # noqa: F821 (a global of this test's scope, set below)
+
+            decide.__globals__["limit_mod"] = mod
+            keys.append(specialise.source_key(njit(decide)))
+        assert None not in keys and keys[0] != keys[1]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("limit_mod", None)
+        globals().pop("limit_mod", None)
+
+
+@pytest.mark.slow
+def test_a_helper_modules_constant_from_the_environment_is_not_served_stale_from_the_cache():
+    plugin = ROOT / "tests" / "plugins" / "reads_a_limit.py"
+
+    def run(limit: str, *, uncached: bool = False) -> list:
+        args = ["simulate", "spokelse", "--plugin", str(plugin), "-s", "test-reads-a-limit", "-s", "passive"]
+        args += ["--rounds", "2000", "--seed", "5", "--json"]
+        code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
+        if uncached:
+            code = "import simulator.kernels.specialise as s; s.cache_folder = lambda: None; " + code
+        env = dict(os.environ, PYTHONPATH=str(ROOT), KORTSIM_TEST_LIMIT=limit)
+        r = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=900)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return seats(json.loads(r.stdout))
+
+    low = run("0")
+    high = run("8")  # same files, another value frozen into the strategy
+    assert high != low
+    assert high == run("8", uncached=True)

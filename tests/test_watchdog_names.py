@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.kernels.containment import who
-
 import simulator.games.spokelse.strategies  # noqa: F401  (registers the strategies)
+from simulator.kernels.containment import who
 from strategies.registry import parse_spec
 
 

@@ -27,12 +27,11 @@ from simulator.kernels.containment import (
     ANSWER_COLUMN,
     RAISED,
     checked_decide,
-    describe_raised,
-    trapping_players,
     watched,
     who,
 )
 from simulator.kernels.messages import announced, kernel_message
+from simulator.kernels.raised import describe_raised, trapping_players
 from simulator.kernels.specialise import specialised_kernel
 from strategies.checks import check_compiles
 from strategies.registry import Player

@@ -20,8 +20,8 @@ from simulator.kernels.containment import (
     DEFAULT_BLOCK_LIMIT,
     block_limit,
     global_random_use,
-    trapping_players,
 )
+from simulator.kernels.raised import trapping_players
 from simulator.running.runner import BlockRunner
 from strategies.plugins import load_plugin
 from strategies.registry import parse_spec

@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
-from simulator.engine.cards import N_CARDS, name
 
 import simulator
+from simulator.engine.cards import N_CARDS, name
 from simulator.games.spokelse.advise import Position
 from simulator.games.spokelse.advise_exact import DRAW, TAKE, exact_scores
 from simulator.games.spokelse.variants import Rules

@@ -38,7 +38,6 @@ def _round(seed: int, game: int):
 
 def _deal_of(seed: int, game: int, me: int) -> np.ndarray:
     from simulator.engine.rng import DEAL, stream_key
-
     from simulator.games.spokelse.rules import deal_nb
 
     rng = np.zeros(3, np.uint64)

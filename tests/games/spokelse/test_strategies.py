@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from simulator.engine.cards import N_RANKS, N_SUITS, parse_card, rank_of
 from simulator.engine.rng import Stream
+from simulator.games.spokelse.expect import reservation_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -52,7 +53,6 @@ from simulator.games.spokelse.strategies import (
     random_nb,
     threshold_nb,
 )
-from simulator.games.spokelse.expect import reservation_nb
 from simulator.games.spokelse.variants import Rules
 
 DEFAULT_RULES = Rules()

@@ -1,0 +1,73 @@
+"""The dispatcher a kernel compiled for users' strategies calls them through:
+``decide_nb(sid, obs, params, rng)`` calls the run's strategy number ``sid``, a user's
+one contained (read-only inputs, or a copy of ``obs`` for one that keeps memory slots,
+and an exception guard: :mod:`simulator.kernels.containment`).  Its source is generated,
+both for the process (:func:`make_dispatch`) and into the cached kernel modules of
+:mod:`simulator.kernels.specialise`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from numba import njit
+from numba.core.dispatcher import Dispatcher
+
+
+def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -> str:
+    lines = [f"def {name}(sid, obs, params, rng):"]
+    for i in range(n):
+        mode = contained[i] if i < len(contained) else False
+        if isinstance(mode, tuple):  # it may write its memory slots [lo, hi) of obs, nothing else
+            lo, hi, size = mode
+            kept = [j for j in range(size) if not lo <= j < hi]
+            snap = ", ".join(f"obs[{j}]" for j in kept)
+            # One test of all the differences OR-ed together (no branch per entry).
+            changed = " | ".join(f"(obs[{j}] ^ snap[{k}])" for k, j in enumerate(kept))
+            lines.append(
+                f"    if sid == {i}:\n        try:\n"
+                f"            snap = ({snap},)  # on the stack: no allocation per decision\n"
+                f"            answer = {prefix}{i}(obs, readonly(params), rng)\n"
+                f"            if ({changed}) != 0:\n                return RAISED\n"
+                f"            return answer\n"
+                f"        except Exception:\n            return RAISED"
+            )
+        elif mode:
+            lines.append(
+                f"    if sid == {i}:\n        try:\n"
+                f"            return {prefix}{i}(readonly(obs), readonly(params), rng)\n"
+                f"        except Exception:\n            return RAISED"
+            )
+        else:
+            lines.append(f"    if sid == {i}:\n        return {prefix}{i}(obs, params, rng)")
+    lines.append("    return -1")
+    return "\n".join(lines) + "\n"
+
+
+def _modes(decides: Sequence[Dispatcher], contained: Sequence[bool]) -> tuple:
+    """Per strategy: False (shipped), True (contained, read-only obs) or ``(start, stop,
+    size)``: contained, writing its memory slots ``obs[start:stop]`` of an observation of
+    ``size`` entries, every other entry checked unchanged after each decision."""
+    from simulator.kernels.containment import memory_span, obs_size
+
+    out = []
+    for i, d in enumerate(decides):
+        c = i < len(contained) and bool(contained[i])
+        span = memory_span(d)
+        out.append(((*span, obs_size(d)) if span else True) if c else False)
+    return tuple(out)
+
+
+def make_dispatch(decides: Sequence[Dispatcher], contained: Sequence[bool] = ()) -> Dispatcher:
+    """``dispatch(i, obs, params, rng)`` calling ``decides[i]`` (direct calls, inlinable).
+
+    A strategy marked in ``contained`` (a user's; see :mod:`simulator.kernels.containment`) gets
+    its ``obs`` and ``params`` read-only and runs inside ``try``/``except``: an exception
+    it raises becomes the answer ``RAISED``, which every kernel refuses as illegal."""
+    from simulator.kernels.containment import RAISED, readonly
+
+    ns: dict = {f"f{i}": d for i, d in enumerate(decides)}
+    ns.update(readonly=readonly, RAISED=RAISED)
+    exec(_dispatch_source(len(decides), _modes(decides, contained), "dispatch", "f"), ns)
+    return njit(forceinline=True)(ns["dispatch"])
