@@ -42,7 +42,8 @@ from simulator.kernels import specialise
 from simulator.kernels.containment import checked_decide
 from simulator.running.runner import BlockRunner, Kernel
 from simulator.running.setup import make_table
-from strategies.registry import load_plugin, parse_spec
+from strategies.plugins import load_plugin
+from strategies.registry import parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "tests" / "plugins" / "threshold_copy.py"

@@ -51,7 +51,7 @@ MOVED = {
     "tuning": "analysis.tuning",
     "report": "reporting.pages",
     "plots": "reporting.plots",
-    "formatting": "reporting.formatting",
+    "formatting": "engine.formatting",
     "cli_output": "cli.output",
     "completion": "cli.completion",
 }

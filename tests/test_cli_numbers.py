@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from simulator.cli import app
+from simulator.engine import formatting as F
 from simulator.engine.fields import COMMON, KINDS, NOT_FIGURES, Field
 from simulator.games import all_games, fields_for
-from simulator.reporting import formatting as F
 
 runner = CliRunner()
 PLUGINS = Path(__file__).resolve().parent / "plugins"

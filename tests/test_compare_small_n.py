@@ -147,7 +147,7 @@ def test_compare_report_tables_print_numbers_as_the_cli(compare_folder):
     md = (out / "report.md").read_text()
     win = r.summary["metrics"]["win"]["strategies"]
     # A rate as a percentage with digits from its interval, the difference in percentage points.
-    from simulator.reporting import formatting
+    from simulator.engine import formatting
 
     assert formatting.rate(win[0]["win"], win[0]["win_ci"]) in md
     assert formatting.diff(win[1]["diff"], win[1]["diff_ci"], percent=True) in md

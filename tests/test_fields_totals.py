@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 from simulator import simulate
 from simulator.cli import app
+from simulator.engine import formatting as F
 from simulator.engine.fields import COMMON
 from simulator.games import fields_for
-from simulator.reporting import formatting as F
 
 runner = CliRunner()
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -64,7 +64,7 @@ def test_zero_width_intervals_are_explained():
 
 def test_p_values_never_print_as_zero():
     assert report.p_text(0.0) == "p < 1e-16" and report.p_text(1e-20) == "p < 1e-16"
-    # As the CLI prints them (simulator.reporting.formatting.p_value): two significant digits.
+    # As the CLI prints them (simulator.engine.formatting.p_value): two significant digits.
     assert report.p_text(0.0004) == "p = 0.0004" and report.p_text(0.21) == "p = 0.21"
     df = pd.DataFrame({"p_holm": [0.0, 0.03]})
     assert list(report.display_table(df)["p_holm"]) == ["< 1e-16", "0.03"]

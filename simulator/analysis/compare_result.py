@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from simulator.engine import formatting
 from simulator.engine.stats import z_value
 from simulator.errors import InputError
-from simulator.reporting import formatting
 from simulator.running.results import (
     MAX_SHOWN,
     Shown,

@@ -127,9 +127,9 @@ class SweepResult:
     def top_note(self, metric: str | None = None) -> str:
         """One line on the top point for people: what was observed, and whether the
         Holm-corrected tests call it best (against the runner-up and the baseline)."""
+        from simulator.engine import formatting
         from simulator.engine.fields import metric_field
         from simulator.games import fields_for
-        from simulator.reporting import formatting
 
         t = self.top(metric)
         m = t["metric"]
@@ -229,7 +229,7 @@ class SweepResult:
     def top_label(self, metric: str | None = None) -> str:
         """The legend entry of the ringed point: ``best (...)`` only when the tests say so,
         else ``lowest observed (...)`` with what the Holm-corrected tests found."""
-        from simulator.reporting import formatting
+        from simulator.engine import formatting
 
         t = self.top(metric)
         name = ",".join(f"{k}={format_value(v)}" for k, v in t["point"].items())

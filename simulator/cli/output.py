@@ -1,7 +1,7 @@
 """What the ``kortsim`` commands print: the tables of a run, a comparison and a sweep.
 
 Each figure is shown with its unit, its direction and its 95% interval (the captions
-come from :mod:`simulator.engine.fields`, the numbers' form from :mod:`simulator.reporting.formatting`).
+come from :mod:`simulator.engine.fields`, the numbers' form from :mod:`simulator.engine.formatting`).
 Results go to stdout (:data:`out`), messages to stderr (:data:`err`).
 """
 
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from simulator.engine import formatting
 from simulator.engine.fields import COMMON, NOT_FIGURES, Field, games_word, metric_field
 from simulator.games import fields_for
-from simulator.reporting import formatting
 
 if TYPE_CHECKING:  # the tables and the run's classes load with the first result printed
     from rich.table import Table as RichTable

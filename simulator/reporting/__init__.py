@@ -1,2 +1,3 @@
-"""What people read: numbers formatted, figures drawn, report pages written.  Imports: ``running``
+"""What people read: figures drawn and report pages written (numbers are formatted by
+``simulator.engine.formatting``).  Imports: ``running``
 (results, run folders) and every layer below it; nothing of ``analysis`` or ``cli``."""

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine import formatting
 from simulator.engine.stats import LEVEL
-from simulator.reporting import formatting
 
 
 def num(x: Any, digits: int = 3) -> str:
@@ -44,7 +44,7 @@ def ci_text(lo: float, hi: float, digits: int = 3, percent: bool = False) -> str
 
 
 def p_text(p: float | None) -> str:
-    """A p-value for a sentence, as the CLI's tables print it (:func:`simulator.reporting.formatting.p_value`):
+    """A p-value for a sentence, as the CLI's tables print it (:func:`simulator.engine.formatting.p_value`):
     ``p = 0.21``, ``p = 0.0004``, ``p < 1e-16``; '' when there was no test."""
     if p is None or not math.isfinite(float(p)):
         return ""
@@ -56,7 +56,7 @@ def quantities(
     values: Sequence[float], lo: float, hi: float, *, scale: float = 1.0, sign: bool = False
 ) -> list[str]:
     """``values`` and the interval ``[lo, hi]`` (times ``scale``) with the digits the interval
-    supports, as the CLI's tables print them (:func:`simulator.reporting.formatting.with_interval`)."""
+    supports, as the CLI's tables print them (:func:`simulator.engine.formatting.with_interval`)."""
     d = formatting.decimals_for(scale * lo, scale * hi) if _finite(lo) and _finite(hi) else None
     if d is None:
         d = formatting._fallback_decimals(scale * values[0] if _finite(values[0]) else None)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulator.reporting import formatting
+from simulator.engine import formatting
 from simulator.reporting.sentences import _finite, zero_width
 
 MAX_INLINE_ROWS = 30  # a table longer than this is linked as CSV/Parquet, with its first rows shown
@@ -66,7 +66,7 @@ def display_table(
     df: pd.DataFrame, digits: int = 4, formats: Mapping[str, Any] | None = None
 ) -> pd.DataFrame:
     """Merge ``x``, ``x_lo``, ``x_hi`` into one ``x [95% CI]`` column and format the numbers
-    with :mod:`simulator.reporting.formatting`, as the CLI's tables do.
+    with :mod:`simulator.engine.formatting`, as the CLI's tables do.
 
     ``formats`` maps a column (for an interval: its value column ``x``) to its kind, one of
     :data:`FORMAT_KINDS` (``rate``: a percentage; ``diff``/``diff_pp``: a signed difference,

@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from simulator.engine import formatting
 from simulator.engine.fields import Field, games_word
 from simulator.games import fields_for
-from simulator.reporting import formatting
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simulator.engine import formatting
 from simulator.errors import InputError
-from simulator.reporting import formatting
 from simulator.running.display import (
     MAX_SHOWN,
     Shown,

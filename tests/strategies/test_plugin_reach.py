@@ -14,7 +14,7 @@ import pytest
 import simulator
 from simulator.errors import SpecError, StrategyError
 from strategies.checks import StrategyCompileError
-from strategies.registry import load_plugin
+from strategies.plugins import load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"

@@ -16,8 +16,8 @@ from typing import Any
 
 from simulator.analysis.compare import compare_setup
 from simulator.analysis.sweep import UNITS
+from simulator.engine import formatting
 from simulator.games.base import Metric
-from simulator.reporting import formatting
 from simulator.running.setup import Execution, Setup
 from strategies.registry import Player
 

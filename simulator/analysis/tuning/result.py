@@ -18,8 +18,8 @@ from optuna.trial import TrialState
 from simulator.analysis.tuning.confirm import metric_unit
 from simulator.analysis.tuning.evaluate import RUNG_STEPS, Sums
 from simulator.analysis.tuning.search import REDUCTION
+from simulator.engine import formatting
 from simulator.engine.files import atomic_write
-from simulator.reporting import formatting
 from simulator.running.results import SCHEMA_VERSION, dumps_json, plain
 from simulator.running.results import provenance as make_provenance
 from strategies.registry import parse_spec
