@@ -16,13 +16,12 @@ leaves the compiled code for the kernel to reuse.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from numba.core import types
+from numba import types
 
+from simulator.engine import numba_internals as ni
 from simulator.errors import SpecError
 from strategies.registry import Family
 
@@ -235,28 +234,7 @@ def _check(family: Family) -> StrategyCompileError | None:
     )
 
 
-@contextmanager
-def _returns_typed(py: Any, out: list[tuple[int, Any]]) -> Iterator[None]:
-    """While numba types ``py``, note the line and type of each of its ``return`` values
-    (before numba unifies them: the unification is what fails when they disagree)."""
-    from numba.core import ir, typeinfer
-
-    original = typeinfer.TypeInferer.get_return_type
-
-    def noted(self: Any, typemap: dict) -> Any:
-        if getattr(self.func_id, "func", None) is py:
-            for block in self.blocks.values():
-                st = block.terminator
-                if isinstance(st, ir.Return):
-                    out.append((int(st.loc.line), typemap.get(st.value.name)))
-            out.sort(key=lambda item: item[0])
-        return original(self, typemap)
-
-    typeinfer.TypeInferer.get_return_type = noted
-    try:
-        yield
-    finally:
-        typeinfer.TypeInferer.get_return_type = original
+_returns_typed = ni.returns_while_typing
 
 
 def _what(ty: Any) -> str:
@@ -296,37 +274,12 @@ def _actions(game: str) -> str:
     return "an int, " + (f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])
 
 
-def _returned(overload: Any) -> list[tuple[int, Any]]:
-    """Each ``return`` of a compiled function: its line and the type of the value it returns
-    (before numba casts it to the function's return type); empty when numba keeps no IR."""
-    from numba.core import ir
-
-    annotation = getattr(overload, "type_annotation", None)
-    blocks = getattr(annotation, "blocks", None)
-    if not blocks:
-        return []
-    typemap = annotation.typemap
-    out = []
-    for block in blocks.values():
-        defined = {st.target.name: st.value for st in block.body if isinstance(st, ir.Assign)}
-        for st in block.body:
-            if not isinstance(st, ir.Return):
-                continue
-            value = defined.get(st.value.name)
-            source = value.value if isinstance(value, ir.Expr) and value.op == "cast" else st.value
-            out.append((int(st.loc.line), typemap.get(source.name)))
-    return sorted(out, key=lambda item: item[0])
+_returned = ni.returns
 
 
 def plainly(ty: Any) -> str:
     """A numba type in words people use: ``keys[DictType[...]]`` is "a dictionary view"."""
-    from numba.core.types import containers
-
-    views = (
-        containers.DictKeysIterableType,
-        containers.DictValuesIterableType,
-        containers.DictItemsIterableType,
-    )
+    views = ni.dict_view_types()
     kinds: list[tuple[Any, str]] = [
         (views, "a dictionary view (keys(), values() or items())"),
         (types.Boolean, "True or False (a bool)"),

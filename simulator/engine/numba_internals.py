@@ -14,19 +14,23 @@ what                      used for                                              
 ``cache_subpath``         where numba keeps the code of a generated module        kernels/specialise.py
 ``guard_cache``           give a generated kernel the guarded function cache      kernels/specialise.py
 ``user_cache_dir``        the generated kernels beside numba's user-wide cache    kernels/specialise.py
+``cache_dir``             ``NUMBA_CACHE_DIR`` as numba read it                    kernels/specialise.py
 ``Dispatcher``            tell a jitted function from a plain one                 strategies, kernels
 ``voidptr_t``             an address as a pointer (views without reference        engine/unmanaged.py
                           counting)
 ``impl_ret_borrowed``     a read-only view that borrows its array                 kernels/containment.py
 ``event``                 one line before numba compiles (compile events)         kernels/messages.py
 ``returns``               each ``return`` of a strategy and the type it returns   strategies/checks.py
+``returns_while_typing``  the same while numba types a function that fails to     strategies/checks.py
+                          unify its returns (a hook on the type inferer)
 ``dict_view_types``       name a dictionary view in a plugin's type error         strategies/checks.py
 ========================  =====================================================  ==========================
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from numba.core import caching, cgutils, event
@@ -90,6 +94,31 @@ def returns(overload: Any) -> list[tuple[int, Any]]:
     return sorted(out, key=lambda item: item[0])
 
 
+@contextlib.contextmanager
+def returns_while_typing(py: Any, out: list[tuple[int, Any]]) -> Iterator[None]:
+    """While numba types the Python function ``py``, note the line and type of each of its
+    ``return`` values in ``out`` (before numba unifies them: the unification is what fails
+    when they disagree).  A hook on ``TypeInferer.get_return_type``, removed on exit."""
+    from numba.core import ir, typeinfer
+
+    original = typeinfer.TypeInferer.get_return_type
+
+    def noted(self: Any, typemap: dict) -> Any:
+        if getattr(self.func_id, "func", None) is py:
+            for block in self.blocks.values():
+                st = block.terminator
+                if isinstance(st, ir.Return):
+                    out.append((int(st.loc.line), typemap.get(st.value.name)))
+            out.sort(key=lambda item: item[0])
+        return original(self, typemap)
+
+    typeinfer.TypeInferer.get_return_type = noted
+    try:
+        yield
+    finally:
+        typeinfer.TypeInferer.get_return_type = original
+
+
 def dict_view_types() -> tuple[type, ...]:
     """The numba types of ``d.keys()``, ``d.values()`` and ``d.items()``."""
     from numba.core.types import containers
@@ -102,10 +131,10 @@ def dict_view_types() -> tuple[type, ...]:
 
 
 def cache_dir() -> str | None:
-    """``NUMBA_CACHE_DIR`` as numba read it (None when unset)."""
+    """``NUMBA_CACHE_DIR`` as numba read it when it was imported (None when unset)."""
     from numba.core import config
 
-    return config.CACHE_DIR or os.environ.get("NUMBA_CACHE_DIR") or None
+    return config.CACHE_DIR or None
 
 
 __all__ = [
@@ -120,6 +149,7 @@ __all__ = [
     "index_path",
     "locator_classes",
     "returns",
+    "returns_while_typing",
     "user_cache_dir",
     "voidptr_t",
 ]

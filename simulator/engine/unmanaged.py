@@ -10,11 +10,11 @@ array alive (the kernels allocate a workspace per chunk and view it).
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit
-from numba.core import cgutils, types
+from numba import carray, njit, types
 from numba.extending import intrinsic
 
 from simulator.engine import cache  # noqa: F401  (first: numba caches this module's code with the package digest)
+from simulator.engine.numba_internals import voidptr_t
 
 
 @intrinsic
@@ -22,7 +22,7 @@ def _address_as_void_pointer(typingctx, src):
     sig = types.voidptr(src)
 
     def codegen(cgctx, builder, sig, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
+        return builder.inttoptr(args[0], voidptr_t)
 
     return sig, codegen
 

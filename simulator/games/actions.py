@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 
-from numba.core import types
+from numba import types
 from numba.extending import models, register_model, typeof_impl
 
 

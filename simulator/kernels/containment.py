@@ -41,10 +41,9 @@ from __future__ import annotations
 from typing import Any
 
 from numba import types
-from numba.core.dispatcher import Dispatcher
-from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
+from simulator.engine.numba_internals import Dispatcher, impl_ret_borrowed
 from simulator.errors import SpecError
 from simulator.kernels.randomness import global_random_use
 from simulator.kernels.reach import checked_copy, globals_used

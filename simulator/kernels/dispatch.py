@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from numba import njit
-from numba.core.dispatcher import Dispatcher
+
+from simulator.engine.numba_internals import Dispatcher
 
 
 def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -> str:

@@ -23,7 +23,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from numba.core import event
+from simulator.engine.numba_internals import event
 
 if TYPE_CHECKING:
     from simulator.games.base import Game

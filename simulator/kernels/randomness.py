@@ -17,8 +17,7 @@ import types as pytypes
 from collections.abc import Callable
 from typing import Any
 
-from numba.core.dispatcher import Dispatcher
-
+from simulator.engine.numba_internals import Dispatcher
 from simulator.kernels.reach import callees, globals_used, python_function
 
 _NUMPY_WORDS = "numpy's global random generator (np.random)"

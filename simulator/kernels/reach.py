@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from numba import njit
-from numba.core.dispatcher import Dispatcher
 
+from simulator.engine.numba_internals import Dispatcher
 from simulator.errors import SpecError
 
 _ROOT = Path(__file__).resolve().parents[2]

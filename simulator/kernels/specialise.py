@@ -39,8 +39,9 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba.core.dispatcher import Dispatcher
 
+from simulator.engine import numba_internals as ni
+from simulator.engine.numba_internals import Dispatcher
 from simulator.kernels.dispatch import _dispatch_source, _modes, make_dispatch
 
 _CACHE: dict[tuple, ModuleType] = {}
@@ -97,14 +98,11 @@ def cache_folder() -> Path | None:
     ``NUMBA_CACHE_DIR/kortsim-plugin-kernels`` when ``NUMBA_CACHE_DIR`` is set, else a
     ``kortsim`` folder beside numba's user-wide cache (``~/.cache/kortsim/...`` on Linux).
     """
-    from numba.core import config
-
-    if config.CACHE_DIR:
-        base = Path(config.CACHE_DIR)
+    configured = ni.cache_dir()
+    if configured:
+        base = Path(configured)
     else:
-        from numba.misc.appdirs import AppDirs
-
-        base = Path(AppDirs(appname="numba", appauthor=False).user_cache_dir).parent / "kortsim"
+        base = Path(ni.user_cache_dir()).parent / "kortsim"
     folder = base / FOLDER
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -170,9 +168,7 @@ def _cached_copy(
         del sys.modules[name]
         raise
     for value in list(module.__dict__.values()):
-        cache = getattr(value, "_cache", None)
-        if isinstance(value, Dispatcher) and type(cache).__name__ == "FunctionCache":
-            cache.__class__ = GuardedFunctionCache
+        ni.guard_cache(value, GuardedFunctionCache)
     return module
 
 
@@ -192,11 +188,9 @@ def _write_once(path: Path, text: str) -> None:
 def _numba_folders(folder: Path) -> list[Path]:
     """Where numba keeps the compiled code of the modules in ``folder`` (it names the
     folder after the directory of the source file: see numba.core.caching)."""
-    from numba.core import caching, config
-
-    if config.CACHE_DIR:
-        sub = caching._CacheLocator.get_suitable_cache_subpath(str(folder / "kernel.py"))
-        return [Path(config.CACHE_DIR) / sub]
+    configured = ni.cache_dir()
+    if configured:
+        return [Path(configured) / ni.cache_subpath(str(folder / "kernel.py"))]
     return [folder / "__pycache__"]
 
 

@@ -131,3 +131,18 @@ def test_each_return_of_a_strategy_is_found_with_its_type():
 def test_dictionary_views_have_their_numba_types():
     with needed("numba.core.types.containers dictionary views"):
         assert len(ni.dict_view_types()) == 3 and all(isinstance(t, type) for t in ni.dict_view_types())
+
+
+def test_the_returns_are_noted_while_numba_types_a_function_that_cannot_unify_them():
+    def str_or_int(x):
+        if x > 0:
+            return "stock"
+        return 1
+
+    seen: list = []
+    with needed("TypeInferer.get_return_type (a plugin's returns that do not unify)"):
+        with ni.returns_while_typing(str_or_int, seen), pytest.raises(numba.core.errors.TypingError):
+            njit(str_or_int)(1)
+        first = str_or_int.__code__.co_firstlineno
+        assert [line - first for line, _ in seen] == [2, 3]
+        assert "stock" in str(seen[0][1])
