@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from simulator.cli.common import parse_rule_options, seed_hint
-from simulator.cli.options import GameArg, Rules, Seed, Threads
+from simulator.cli.options import Backend, BackendOpt, GameArg, Rules, Scheduler, Seed, Threads, Workers
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
 from simulator.errors import InputError
@@ -70,6 +70,9 @@ def profile_cmd(
     threads: Threads = None,
     out_dir: ProfileOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """A designer's profile: length, seat advantage, skill against luck, matches, stalls; 95% intervals."""
     from simulator.analysis.profiling import profile
@@ -81,7 +84,7 @@ def profile_cmd(
         result = profile(
             game.value, strategy or None, players=players, rules=parse_rule_options(rule),
             compare_rule=compare_rule, rounds=rounds, matches=matches, seed=seed, threads=threads,
-            progress=say,
+            progress=say, backend=backend.value, scheduler=scheduler, workers=workers,
         )  # fmt: skip
     except (KeyboardInterrupt, RunInterrupted):
         err.print(

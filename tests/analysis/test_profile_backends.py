@@ -27,3 +27,15 @@ def test_a_profile_on_a_local_cluster_has_the_figures_of_a_local_one():
     assert played_there > 0  # the blocks really went to the cluster
     assert _figures(remote) == _figures(local)
     assert [h.answer for h in remote.headlines] == [h.answer for h in local.headlines]
+
+
+def test_the_profile_command_takes_the_backend_options():
+    from typer.testing import CliRunner
+
+    from simulator.cli import app
+
+    r = CliRunner().invoke(app, ["profile", "--help"], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    assert all(flag in r.output for flag in ("--backend", "--scheduler", "--workers")), r.output
+    r = CliRunner().invoke(app, ["profile", "spokelse", "--backend", "cluster"])
+    assert r.exit_code == 2 and "error:" in r.output
