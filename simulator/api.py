@@ -151,7 +151,7 @@ def trace(
     """
     from simulator.errors import IllegalMove, StrategyError
     from simulator.games.illegal import where
-    from simulator.kernels.raised import trapping_players
+    from simulator.kernels.raised import trapping_players, watching
     from simulator.running.tracing import cap_lines, check_max_lines, header
 
     if unit not in UNITS:
@@ -172,7 +172,7 @@ def trace(
     # User strategies run bounds-checked, as in a run (simulator/kernels/containment.py).
     contained = trapping_players(seat_players)
     try:
-        with announced(trace_message(g, seat_players)):
+        with announced(trace_message(g, seat_players)), watching(contained):
             body = g.trace(table, contained, seed, game_index, unit)
     except IllegalMove as exc:
         raise StrategyError(f"{exc}, {where(unit, game_index, seed)}") from None

@@ -13,14 +13,13 @@ it, per stock size (0-41) and place (``stock``, ``opponent_hidden``, ``ghost``,
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simulator.games import InputError
+from simulator.errors import InputError
 
 TUNED_EXPECT = "expect:k=1,patience=2.8417279406896636,pile=0.5,open=26"
 TOLERANCE = 0.15  # points: a row is calibrated within this or 3 standard errors
@@ -49,20 +48,24 @@ class Calibration:
         return {"rows": self.rows, **{k: getattr(self, k) for k in keys}, "summary": self.summary}
 
 
-def _shipped(spec: str, what: str) -> tuple[int, np.ndarray, str]:
-    import simulator.games.spokelse.strategies  # noqa: F401  (registers the strategies)
-    from strategies.registry import parse_spec
+def _game_with_belief(game: str | None) -> Any:
+    """The game to calibrate: ``game``, or when None the one registered game with a belief."""
+    from simulator.games import all_games, get_game
 
-    player = parse_spec(spec, "spokelse")
-    sid = player.family.builtin_id
-    if sid is None:
-        raise InputError(f"{what} {spec!r}: calibration plays shipped strategies with a builtin id "
-                         "(passive, random, threshold, expect)")  # fmt: skip
-    return sid, player.params, player.spec
+    if game is None:
+        with_belief = [g for g in all_games().values() if g.calibration_module]
+        if len(with_belief) != 1:
+            raise InputError("calibrate: name the game (several have a belief model)")
+        return with_belief[0]
+    g = get_game(game)
+    if not g.calibration_module:
+        names = ", ".join(n for n, x in all_games().items() if x.calibration_module)
+        raise InputError(f"calibrate: {g.name} has no belief model (games with one: {names})")
+    return g
 
 
 def calibrate(
-    game: str = "spokelse",
+    game: str | None = None,
     *,
     player: str = TUNED_EXPECT,
     opponent: str | None = None,
@@ -78,8 +81,8 @@ def calibrate(
 
     Parameters
     ----------
-    game : str
-        ``"spokelse"`` (the only game with a belief model).
+    game : str, optional
+        A game with a belief model (``Game.calibration_module``); None: the one there is.
     player, opponent, model : str
         Strategy specs: who plays (in seat ``g % 2`` of round ``g``), who it plays against
         (default: the model itself) and the belief's model of the opponent.
@@ -104,15 +107,11 @@ def calibrate(
     ------
     InputError
         One line, for a game without a belief, an unknown strategy or a bad size."""
-    import time
+    from importlib import import_module
 
-    from simulator.games.spokelse.belief import PLACE_NAMES
-    from simulator.games.spokelse.calibration import ACC_FIELDS, calibrate_chunk_nb
-    from simulator.games.spokelse.variants import Rules
     from simulator.running.seed import resolve_seed
 
-    if game != "spokelse":
-        raise InputError(f"calibrate: only spokelse has a belief model (got {game!r})")
+    g = _game_with_belief(game)
     seed = resolve_seed(seed)
     if not 1 <= rounds <= 10_000_000 or not 1 <= particles <= 100_000:
         raise InputError("calibrate: --rounds takes 1 to 10000000, particles 1 to 100000")
@@ -121,33 +120,14 @@ def calibrate(
     if belief not in ("model", "uniform"):
         raise InputError(f"calibrate: belief is 'model' or 'uniform', got {belief!r}")
     opponent = model if opponent is None else opponent
-    p_sid, p_par, p_spec = _shipped(player, "player")
-    o_sid, o_par, o_spec = _shipped(opponent, "opponent")
-    m_sid, m_par, m_spec = _shipped(model, "model")
-    sids = np.array([p_sid, o_sid], dtype=np.int64)
-    params = np.vstack([p_par, o_par])
-    values = Rules().values_half()
-    infer = 1 if belief == "model" else 0
-    n_chunks = max(1, min(64, rounds // 50))
-    accs = np.zeros((n_chunks, 42, 4, ACC_FIELDS))
-    scores = np.zeros((rounds, 2), dtype=np.int64)
-    bounds = [(c * rounds // n_chunks, (c + 1) * rounds // n_chunks) for c in range(n_chunks)]
-
-    def chunk(c: int) -> None:
-        g0, g1 = bounds[c]
-        calibrate_chunk_nb(sids, params, values, m_sid, m_par, eps, infer, particles, seed, g0, g1,
-                           accs[c], scores[g0:g1])  # fmt: skip
-
-    t0 = time.perf_counter()
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        list(pool.map(chunk, range(n_chunks)))
-    seconds = time.perf_counter() - t0
-    acc = accs.sum(axis=0)  # chunk sums in a fixed order: the same for any thread count
-    if acc[0, 0, 0] < 0:
-        raise RuntimeError("calibrate: the belief found a view impossible (a bug)")
+    played = import_module(g.calibration_module).play(
+        player, opponent, model, rounds, seed, particles, eps, belief == "model", threads
+    )
+    acc, scores, seconds, places = played["acc"], played["scores"], played["seconds"], played["places"]
+    p_spec, o_spec, m_spec = played["specs"]
     rows = []
-    for s in range(42):
-        for p in range(4):
+    for s in range(acc.shape[0]):
+        for p in range(acc.shape[1]):
             n, sp, so, so2, sd2, sess = acc[s, p]
             if n == 0:
                 continue
@@ -156,7 +136,7 @@ def calibrate(
             d = (so - sp) / n
             dvar = max(sd2 / n - d * d, 0.0) * n / max(n - 1, 1)
             rows.append({
-                "stock": s, "place": PLACE_NAMES[p], "predicted": round(sp / n / 2, 4),
+                "stock": s, "place": places[p], "predicted": round(sp / n / 2, 4),
                 "observed": round(obs / 2, 4), "observed_se": round(float(np.sqrt(var / n)) / 2, 4),
                 "difference_se": round(float(np.sqrt(dvar / n)) / 2, 4), "n": int(n),
                 "ess": round(sess / n, 1),
@@ -165,7 +145,7 @@ def calibrate(
     off = [r for r in judged if abs(r["predicted"] - r["observed"]) > max(TOLERANCE, 3 * r["observed_se"])]
     worst = max(judged, key=lambda r: abs(r["predicted"] - r["observed"]), default=None)
     per_place = {}
-    for p in PLACE_NAMES:
+    for p in places:
         rs = [r for r in rows if r["place"] == p]
         n = sum(r["n"] for r in rs)
         if n:

@@ -61,6 +61,7 @@ NOT_COMPILED = (
     "profile.py",
     "presets.py",
     "advise.py",
+    "calibration_play.py",
 )
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"

@@ -292,6 +292,8 @@ class Game(ABC):
     (``strategies/__init__.py`` imports it for every game of the registry)."""
 
     tabletop_module: str | None = None
+    #: the module whose ``play`` runs ``simulator.calibrate`` for this game (None: no belief model)
+    calibration_module: str | None = None
     """Import path of the module that plays the game at the table (``kortsim play``): it
     offers ``ADVISOR`` (the spec of the stronger shipped strategy set beside a person's
     choices) and ``sit(seat, setup, *, samples, wait, index) -> Outcome``

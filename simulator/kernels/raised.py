@@ -5,7 +5,8 @@ inputs, under the watchdog, and an exception it raises becomes one line naming i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -13,7 +14,8 @@ import numpy as np
 
 from simulator.errors import IllegalMove
 from simulator.kernels.containment import checked_decide, memory_span
-from simulator.kernels.watchdog import watched
+from simulator.kernels.watchdog import Pulse, watched
+from simulator.kernels.watchdog import who as who_of
 from strategies.registry import Player
 
 
@@ -29,15 +31,30 @@ def trapping_players(players: Sequence[Player]) -> list[Player]:
     and an exception it raises becomes :class:`StrategyRaised` naming it, its seat and its
     decision."""
     out = []
+    pulse = Pulse()
     for seat, player in enumerate(players):
         if not player.family.user:
             out.append(player)
             continue
-        out.append(Player(replace(player.family, decide=_trap(player, seat)), player.values))
+        out.append(Player(replace(player.family, decide=_trap(player, seat, pulse)), player.values))
     return out
 
 
-def _trap(player: Player, seat: int) -> Callable:
+@contextmanager
+def watching(contained: Sequence[Player]) -> Iterator[None]:
+    """Around a reference game of :func:`trapping_players`'s players: one watchdog for the
+    whole game, timing each user decision (a thread per decision would cost more than the
+    decision); nothing to watch when no seat holds a user strategy."""
+    pulses = {id(p): p for p in (getattr(q.family.decide, "pulse", None) for q in contained) if p is not None}
+    if not pulses:
+        yield
+        return
+    (pulse,) = pulses.values()
+    with watched(who_of(contained), 0, 1, pulse=pulse):
+        yield
+
+
+def _trap(player: Player, seat: int, pulse: Pulse) -> Callable:
     checked = checked_decide(player.family)
     span = memory_span(checked)
     count = [0]
@@ -50,11 +67,13 @@ def _trap(player: Player, seat: int) -> Callable:
         params.setflags(write=False)
         if span is None:
             own.setflags(write=False)
+        pulse.begin(who, f"at its decision {count[0]}")
         try:
-            with watched(who, 0, 1, span=f"at its decision {count[0]}"):
-                answer = checked(own, params, rng)
+            answer = checked(own, params, rng)
         except Exception as exc:  # the user's code: name it in one line
             raise StrategyRaised(_raised_line(player, seat, count[0], exc)) from None
+        finally:
+            pulse.end()
         if span is not None:
             lo, hi = span
             wrote = [j for j in range(len(own)) if not lo <= j < hi and own[j] != obs[j]]
@@ -66,6 +85,7 @@ def _trap(player: Player, seat: int) -> Callable:
             obs[lo:hi] = own[lo:hi]
         return answer
 
+    decide.pulse = pulse  # type: ignore[attr-defined]
     return decide
 
 

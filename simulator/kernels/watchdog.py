@@ -66,12 +66,21 @@ def _stop(line: str, code: int) -> None:
 
 @contextmanager
 def watched(
-    who: str, first: int, n: int, limit: float | None = None, span: str | None = None
+    who: str,
+    first: int,
+    n: int,
+    limit: float | None = None,
+    span: str | None = None,
+    pulse: Pulse | None = None,
 ) -> Iterator[None]:
     """Around one compiled call with user strategies (``who`` names them; the call plays
     games ``first`` to ``first + n - 1``, or ``span`` says what it is): stop the process
     with one line when it runs longer than ``limit`` seconds (default :func:`block_limit`),
-    or does not come back soon after Ctrl-C."""
+    or does not come back soon after Ctrl-C.
+
+    With ``pulse``, one watchdog serves many short calls (a reference game's decisions, each
+    marked on the pulse): the limit applies to the decision under way, and the line names the
+    strategy and decision the pulse holds."""
     limit = block_limit() if limit is None else limit
     done = threading.Event()
     wake_r = wake_w = None
@@ -89,7 +98,10 @@ def watched(
             wake_r = wake_w = None
     games = span or (f"games {first}-{first + n - 1}" if n > 1 else f"game {first}")
     watcher = threading.Thread(
-        target=_watch, args=(done, who, games, limit, wake_r, old_fd), name="kortsim-watchdog", daemon=True
+        target=_watch,
+        args=(done, who, games, limit, wake_r, old_fd, pulse),
+        name="kortsim-watchdog",
+        daemon=True,
     )
     watcher.start()
     try:
@@ -106,8 +118,33 @@ def watched(
             wake_w.close()
 
 
+class Pulse:
+    """What a reference game's user strategy is doing now, for one watchdog over the whole
+    game: ``start`` is when the decision under way began (None between decisions)."""
+
+    __slots__ = ("span", "start", "who")
+
+    def __init__(self) -> None:
+        self.start: float | None = None
+        self.who = ""
+        self.span = ""
+
+    def begin(self, who: str, span: str) -> None:
+        self.who, self.span = who, span
+        self.start = time.monotonic()
+
+    def end(self) -> None:
+        self.start = None
+
+
 def _watch(
-    done: threading.Event, who: str, games: str, limit: float, wake: socket.socket | None, old_fd: int | None
+    done: threading.Event,
+    who: str,
+    games: str,
+    limit: float,
+    wake: socket.socket | None,
+    old_fd: int | None,
+    pulse: Pulse | None = None,
 ) -> None:
     start = time.monotonic()
     interrupted: float | None = None
@@ -132,6 +169,13 @@ def _watch(
         if done.is_set():
             return
         now = time.monotonic()
+        if pulse is not None:  # the decision under way, if any, is what the limit times
+            begun = pulse.start
+            if begun is None:
+                if interrupted is not None:
+                    interrupted = None  # between decisions the main thread hears Ctrl-C itself
+                continue
+            start, who, games = begun, pulse.who, pulse.span
         if interrupted is not None and now - interrupted > INTERRUPT_GRACE:
             break
         if now - start > limit:

@@ -204,6 +204,7 @@ class Spokelse(Game):
 
     strategies_module = "simulator.games.spokelse.strategies"
     tabletop_module = "simulator.games.spokelse.tabletop"
+    calibration_module = "simulator.games.spokelse.calibration_play"
 
     def moves(
         self, table: Table, players: Sequence, seed: int, game_index: int, deal: int, engine: str
