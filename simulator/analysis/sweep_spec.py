@@ -122,9 +122,12 @@ def parse_values(text: str, param: Param, strategy: str) -> tuple[float, ...]:
             )
         values = [round(lo + i * step, 10) for i in range(count)]
     elif "|" in t:
-        values = [_number(v, where) for v in t.split("|") if v.strip()]
-        if not values:
-            raise InputError(f"{where} is an empty list")
+        items = [v.strip() for v in t.split("|")]
+        if "" in items:
+            raise InputError(f"{where} has an empty item (a list is A|B|C)")
+        values = [_number(v, where) for v in items]
+        if len(set(values)) != len(values):
+            raise InputError(f"{where} gives a value twice (give each value once)")
     else:
         values = [_number(t, where)]
     if not values:

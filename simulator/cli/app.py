@@ -48,8 +48,10 @@ class OneLineErrors(LazyGroup):
             if type(e).__name__ == "NoArgsIsHelpError":  # the help text itself
                 err.print(e.format_message(), markup=False)
             else:
-                # typer words a refused choice "Value error, 'x' is not one of ..."
-                err.print(f"error: {e.format_message().replace('Value error, ', '')}", markup=False)
+                # typer words a refused choice "Value error, 'x' is not one of ..."; click lists a
+                # missing argument's choices one per line: say it all in one line
+                message = " ".join(e.format_message().replace("Value error, ", "").split())
+                err.print(f"error: {message}", markup=False)
             code = 2
         except (InputError, SpecError) as e:
             err.print(_error_text(e), markup=False)

@@ -89,7 +89,22 @@ def render(report: Report, out_dir: str | Path) -> dict[str, Path]:
 def load(out_dir: str | Path) -> Report:
     """Read a results folder written by :func:`write`."""
     out = Path(out_dir)
-    doc = json.loads((out / "report.json").read_text())
+    try:
+        doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{out / 'report.json'} cannot be read as a report ({type(exc).__name__}): "
+                         "write the folder again (kortsim experiment run, compare or sweep --out)") from None  # fmt: skip
+    if not isinstance(doc, dict) or not isinstance(doc.get("title"), str):
+        raise InputError(f"{out / 'report.json'} is not a kortsim report (no title); write the folder again")
+    try:
+        return _report_of(out, doc)
+    except (TypeError, KeyError, ValueError, AttributeError) as exc:
+        raise InputError(
+            f"{out / 'report.json'} is not a kortsim report ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _report_of(out: Path, doc: dict) -> Report:
     tables = {}
     for name in doc.get("tables", []):
         p = out / "tables" / f"{name}.parquet"
