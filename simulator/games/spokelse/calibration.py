@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.engine.rng import DECIDE, stream_key_at_nb
 from simulator.games.spokelse.belief import (
     GHOST,
     HIST_FIELDS,
@@ -31,26 +31,17 @@ from simulator.games.spokelse.belief import (
     belief_nb,
 )
 from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
     OBS_SIZE,
-    OPP_SLOT,
-    PHASE,
-    PLACE,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
 )
-from simulator.games.spokelse.rules import card_values_nb, deal_nb, init_obs_nb
+from simulator.games.spokelse.round_steps import (
+    DEALER,
+    before_source_nb,
+    final_scores_nb,
+    place_nb,
+    start_round_nb,
+    take_nb,
+)
+from simulator.games.spokelse.rules import card_values_nb
 from simulator.games.spokelse.strategies import decide_builtin_nb
 from simulator.games.spokelse.variants import TURN_CAP
 
@@ -174,84 +165,25 @@ def calibrate_chunk_nb(sids, params, values, msid, mparams, eps, infer, n_parts,
         me = g % 2
         seat_sid[me], seat_sid[1 - me] = sids[0], sids[1]
         seat_par[me], seat_par[1 - me] = params[0], params[1]
-        base = stream_base_nb(seed, g)
-        rng[0] = stream_key_at_nb(base, DEAL, 0, 0)
-        rng[1] = stream_key_at_nb(base, DECIDE, 0, 0)
-        rng[2] = stream_key_at_nb(base, DECIDE, 0, 1)
+        base = start_round_nb(seed, g, me, rng, deck, slot, ghost, pile, obs, seen, card_value, totals, deal)
         brng[0] = stream_key_at_nb(base, DECIDE, 0, 2)
-        dealer = 1
-        deal_nb(rng, deck, slot, ghost, dealer)
-        pile[0] = deck[10]
-        n_pile = 1
-        init_obs_nb(obs, seen, slot, card_value, totals, 0, deck[10])
-        deal[0], deal[1], deal[2], deal[3], deal[4] = me, dealer, slot[me, 0], slot[me, 1], deck[10]
-        top = 11
-        turns = 0
-        p = 1 - dealer
+        n_pile, top, turns, p = 1, 11, 0, 1 - DEALER
         while turns < TURN_CAP:
             o = obs[p]
             r = rng[1 + p : 2 + p]
-            o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = SOURCE, -1, -1, 0
-            d = pile[n_pile - 1] if n_pile > 0 else -1
-            o[DISCARD_TOP] = d
-            o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
-            o[STOCK_LEFT] = 52 - top
-            o[TURN] = turns
+            before_source_nb(o, pile, n_pile, card_value, top, turns)
             if p == me:
                 _measure_nb(me, deal, hist, turns, -1, 0, msid, mparams, eps, infer, card_value, brng,
                             parts, logw, hidden, slot, ghost, deck, top, acc)  # fmt: skip
             a = _decide_nb(seat_sid[p], o, seat_par[p], r)
-            if a == 0:
-                c = deck[top]
-                top += 1
-                fd = 0
-                bit = np.uint64(1) << np.uint64(c)
-                o[UNSEEN + c % 13] -= np.int64((seen[p] & bit) == 0)
-                seen[p] |= bit
-                o[STOCK_LEFT] = 52 - top
-            else:
-                n_pile -= 1
-                c = pile[n_pile]
-                fd = 1
-                d = pile[n_pile - 1] if n_pile > 0 else -1
-                o[DISCARD_TOP] = d
-                o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
-            o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = PLACE, c, card_value[c], fd
+            c, fd, top, n_pile = take_nb(a, p, o, deck, top, pile, n_pile, seen, card_value)
             if p == me:
                 _measure_nb(me, deal, hist, turns, c, fd, msid, mparams, eps, infer, card_value, brng,
                             parts, logw, hidden, slot, ghost, deck, top, acc)  # fmt: skip
             b = _decide_nb(seat_sid[p], o, seat_par[p], r)
-            if b < 4:
-                out = slot[p, b]
-                slot[p, b] = c
-                o[SLOT + b] = c
-                o[SLOT_VALUE + b] = card_value[c]
-                h, h_slot, u = -1, -1, -1
-                for i in range(4):
-                    v = o[SLOT_VALUE + i]
-                    if v < 0:
-                        if u < 0:
-                            u = i
-                    elif v > h:
-                        h, h_slot = v, i
-                o[HIGH], o[HIGH_SLOT], o[UNKNOWN_SLOT] = h, h_slot, u
-                obs[1 - p, OPP_SLOT + b] = c if fd == 1 else -1
-            else:
-                out = c
-            pile[n_pile] = out
-            n_pile += 1
-            bit = np.uint64(1) << np.uint64(out)
-            for s in range(2):
-                obs[s, UNSEEN + out % 13] -= np.int64((seen[s] & bit) == 0)
-                seen[s] |= bit
-            hist[turns, 0], hist[turns, 1], hist[turns, 3], hist[turns, 4] = p, a, b, out
-            hist[turns, 2] = -1 if (p != me and a == 0 and b < 4) else c  # the player's view only
+            n_pile = place_nb(p, me, a, b, c, fd, obs, slot, pile, n_pile, seen, card_value, hist, turns)
             turns += 1
             if top == 52:
                 break
             p = 1 - p
-        for k, who in ((0, me), (1, 1 - me)):
-            s = card_value[ghost[who]]
-            for i in range(4):
-                s += card_value[slot[who, i]]
-            scores[g - g0, k] = s
+        final_scores_nb(slot, ghost, card_value, me, scores[g - g0])
