@@ -152,6 +152,10 @@ def calibrate(
             per_place[p] = {
                 "predicted": round(sum(r["predicted"] * r["n"] for r in rs) / n, 4),
                 "observed": round(sum(r["observed"] * r["n"] for r in rs) / n, 4),
+                # the weighted mean's standard error, from the rows' (decisions taken as independent)
+                "observed_se": round(
+                    float(np.sqrt(sum((r["n"] * r["observed_se"]) ** 2 for r in rs))) / n, 4
+                ),
                 "n": n,
             }
     summary = {
@@ -168,23 +172,35 @@ def calibration_lines(cal: Calibration) -> list[str]:
     """The calibration in plain words, within 80 columns."""
     s = cal.summary
     lines = [
-        f"belief: {cal.belief} (model of the opponent: {cal.model})",
+        f"belief: {cal.belief}",
+        f"model of the opponent: {cal.model}",
         f"player: {cal.player}",
         f"against: {cal.opponent}",
         f"{cal.rounds} rounds, seed {cal.seed}, {cal.particles} particles, eps {cal.eps}",
-        "mean card value per place, points (predicted by the belief / really there):",
+        "mean card value per place, points (predicted by the belief / really there,",
+        "with the 95% interval of what is really there):",
     ]
     for p, v in s["per_place"].items():
-        lines.append(f"  {p:<16} {v['predicted']:6.3f} / {v['observed']:6.3f}   ({v['n']} decisions)")
+        half = 1.96 * v.get("observed_se", float("nan"))
+        lines.append(
+            f"  {p:<16} {v['predicted']:6.3f} / {v['observed']:6.3f} "
+            f"[{v['observed'] - half:.3f}, {v['observed'] + half:.3f}]  ({v['n']} decisions)"
+        )
     lines.append(
         f"rows with n >= {s['min_n']}: {s['judged_rows']}; off by more than "
         f"{s['tolerance']} points and 3 SE: {s['rows_off']}"
     )
     w = s["worst"]
     if w:
+        lines.append(f"largest gap: stock {w['stock']}, {w['place']}: predicted {w['predicted']:.3f},")
+        lines.append(f"  observed {w['observed']:.3f} ± {w['observed_se']:.3f} (n {w['n']})")
+    if not s["judged_rows"]:
+        lines.append(f"verdict: too few decisions to judge (no row has {s['min_n']}); give more --rounds")
+    elif s["rows_off"] == 0:
+        lines.append(f"verdict: calibrated: every judged row is within {s['tolerance']} points or 3 SE")
+    else:
         lines.append(
-            f"largest gap: stock {w['stock']}, {w['place']}: predicted {w['predicted']:.3f}, "
-            f"observed {w['observed']:.3f} ± {w['observed_se']:.3f} (n {w['n']})"
+            f"verdict: not calibrated against this opponent: {s['rows_off']} of {s['judged_rows']} rows are off"
         )
     lines.append(f"{cal.seconds:.1f} s ({s['decisions_per_second']:.0f} decisions per second)")
     return lines

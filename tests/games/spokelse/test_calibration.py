@@ -65,7 +65,8 @@ def test_the_cli_prints_json_and_writes_the_figure(tmp_path):
     assert data["rows"] and data["opponent"] == data["model"]
     assert (tmp_path / "calibration.png").stat().st_size > 10_000
     r = CliRunner().invoke(app, ["calibrate", "spokelse", "--rounds", "10", "--particles", "4"])
-    assert r.exit_code == 0 and all(len(line) <= 80 for line in r.stdout.splitlines() if "expect" not in line)
+    assert r.exit_code == 0 and all(len(line) <= 80 for line in r.stdout.splitlines())
+    assert any(line.startswith("verdict: ") for line in r.stdout.splitlines())
 
 
 @pytest.mark.parametrize(
@@ -81,3 +82,24 @@ def test_the_command_line_assumes_the_same_default_model_as_the_api():
     from simulator.cli import calibrate as command
 
     assert command.TUNED_EXPECT == TUNED_EXPECT
+
+
+@pytest.mark.parametrize(
+    ("judged", "off", "verdict"),
+    [
+        (0, 0, "verdict: too few decisions to judge"),
+        (12, 0, "verdict: calibrated: every judged row is within 0.15 points or 3 SE"),
+        (12, 3, "verdict: not calibrated against this opponent: 3 of 12 rows are off"),
+    ],
+)
+def test_the_verdict_claims_no_more_than_the_rows_show(judged, off, verdict):
+    from simulator.analysis.calibrate import Calibration, calibration_lines
+
+    place = {"predicted": 2.0, "observed": 1.9, "observed_se": 0.01, "n": 900}
+    summary = {"per_place": {"stock": place}, "min_n": 200, "judged_rows": judged, "rows_off": off,
+               "tolerance": 0.15, "worst": None, "decisions_per_second": 10.0}  # fmt: skip
+    cal = Calibration([], "expect", "expect", "expect", 10, 1, 8, 0.005, "model", 1.0, summary)
+    lines = calibration_lines(cal)
+    assert any(line.startswith(verdict) for line in lines), lines
+    assert "stock" in lines[7] and "[1.880, 1.920]" in lines[7]
+    assert all(len(line) <= 80 for line in lines)
