@@ -10,7 +10,11 @@ from simulator.errors import SpecError
 from strategies.checks import StrategyCompileError
 from strategies.plugins import load_plugin
 from strategies.registry import (
+    FORGET_AT,
+    HUMAN_PARAMS,
     MAX_PARAMS,
+    PARAM_ROW,
+    SLIP_AT,
     Family,
     Param,
     Player,
@@ -24,7 +28,11 @@ from strategies.registry import (
 )
 
 __all__ = [
+    "FORGET_AT",
+    "HUMAN_PARAMS",
     "MAX_PARAMS",
+    "PARAM_ROW",
+    "SLIP_AT",
     "Family",
     "Param",
     "Player",

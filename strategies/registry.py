@@ -23,6 +23,12 @@ from simulator.engine.numba_internals import Dispatcher
 from simulator.errors import SpecError
 
 MAX_PARAMS = 8
+#: Every player's parameter row: the strategy's own MAX_PARAMS values, then the two human
+#: parameters every strategy takes (``forget`` and ``slip``, docs/human-players.md), which the
+#: engine applies around the strategy, not the strategy itself.
+FORGET_AT = MAX_PARAMS
+SLIP_AT = MAX_PARAMS + 1
+PARAM_ROW = MAX_PARAMS + 2
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,27 @@ class Param:
         )
 
 
+FORGET = Param(
+    "forget",
+    0.0,
+    0.0,
+    1.0,
+    0.0,
+    "at each of its turns, each card the player knows but cannot see now is forgotten with "
+    "this probability",
+)
+SLIP = Param(
+    "slip",
+    0.0,
+    0.0,
+    1.0,
+    0.0,
+    "the probability that a decision is a uniformly random legal one instead of the strategy's",
+)
+#: The parameters every strategy of every game takes besides its own (0 = the plain strategy).
+HUMAN_PARAMS = (FORGET, SLIP)
+
+
 @dataclass(frozen=True)
 class Family:
     game: str
@@ -103,19 +130,32 @@ class Family:
         return hashlib.sha256(src.encode()).hexdigest()[:16]
 
     def player(self, **values: float) -> Player:
-        known = {p.name for p in self.params}
+        """The player with ``values`` (the family's own parameters, and ``forget`` and
+        ``slip``, which every strategy takes); a parameter not named keeps its default."""
+        known = {p.name for p in self.params + HUMAN_PARAMS}
         for key in values:
             if key not in known:
-                allowed = ", ".join(sorted(known)) or "none"
+                allowed = ", ".join(sorted(known))
                 raise SpecError(f"{self.name}: unknown parameter {key!r} (parameters: {allowed})")
         vals = tuple(p.check(float(values.get(p.name, p.default)), self.name) for p in self.params)
-        return Player(self, vals)
+        forget, slip = (p.check(float(values.get(p.name, p.default)), self.name) for p in HUMAN_PARAMS)
+        return Player(self, vals, forget, slip)
 
 
 @dataclass(frozen=True)
 class Player:
+    """A family with its parameter values, and how human it plays: ``forget`` and ``slip``
+    (both 0 for the plain strategy, which then plays bit-identically to the family alone)."""
+
     family: Family
     values: tuple[float, ...] = field(default=())
+    forget: float = 0.0
+    slip: float = 0.0
+
+    @property
+    def human(self) -> bool:
+        """True when the player forgets or slips (``forget > 0`` or ``slip > 0``)."""
+        return self.forget > 0 or self.slip > 0
 
     @property
     def name(self) -> str:
@@ -127,15 +167,26 @@ class Player:
 
     @property
     def spec(self) -> str:
-        if not self.family.params:
-            return self.family.name
-        body = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(self.family.params, self.values))
-        return f"{self.family.name}:{body}"
+        """The canonical spec: every own parameter, then ``forget``/``slip`` when not 0."""
+        items = [f"{p.name}={format_value(v)}" for p, v in zip(self.family.params, self.values)]
+        items += [
+            f"{p.name}={format_value(v)}" for p, v in zip(HUMAN_PARAMS, (self.forget, self.slip)) if v != 0
+        ]
+        return f"{self.family.name}:{','.join(items)}" if items else self.family.name
+
+    @property
+    def plain(self) -> Player:
+        """The same strategy with perfect memory and no slips."""
+        return Player(self.family, self.values)
 
     @property
     def params(self) -> np.ndarray:
-        out = np.zeros(MAX_PARAMS, dtype=np.float64)
+        """The parameter row the kernels read (``PARAM_ROW`` values: the strategy's own,
+        padded with 0, then ``forget`` at ``FORGET_AT`` and ``slip`` at ``SLIP_AT``)."""
+        out = np.zeros(PARAM_ROW, dtype=np.float64)
         out[: len(self.values)] = self.values
+        out[FORGET_AT] = self.forget
+        out[SLIP_AT] = self.slip
         return out
 
     def __str__(self) -> str:
@@ -266,6 +317,12 @@ def strategy(
     def wrap(fn: Callable) -> Dispatcher:
         decide = fn if isinstance(fn, Dispatcher) else njit(fn)
         plist = tuple(Param(k, *map(float, spec)) for k, spec in (params or {}).items())
+        reserved = [p.name for p in plist if p.name in {h.name for h in HUMAN_PARAMS}]
+        if reserved:
+            raise SpecError(
+                f"{name or fn.__name__}: the parameter name {reserved[0]!r} is reserved (every strategy "
+                "takes forget and slip; give yours another name)"
+            )
         if len(plist) > MAX_PARAMS:
             raise SpecError(f"{name or fn.__name__}: at most {MAX_PARAMS} parameters")
         text = doc or inspect.getdoc(getattr(decide, "py_func", fn)) or ""

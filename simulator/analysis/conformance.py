@@ -193,7 +193,7 @@ def _observing(players: Sequence[Player], seen: list[np.ndarray]) -> list[Player
             seen.append(np.array(obs, dtype=np.int64))
             return decide(obs, params, rng)
 
-        return Player(replace(player.family, decide=observed), player.values)
+        return replace(player, family=replace(player.family, decide=observed))
 
     return [wrap(p) for p in players]
 

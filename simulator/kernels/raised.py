@@ -36,7 +36,7 @@ def trapping_players(players: Sequence[Player]) -> list[Player]:
         if not player.family.user:
             out.append(player)
             continue
-        out.append(Player(replace(player.family, decide=_trap(player, seat, pulse)), player.values))
+        out.append(replace(player, family=replace(player.family, decide=_trap(player, seat, pulse))))
     return out
 
 

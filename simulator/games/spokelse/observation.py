@@ -84,5 +84,6 @@ VALUE = OBS.offset("value")
 UNSEEN = OBS.offset("unseen")
 OBS_SIZE = OBS.size()
 
-# Parameters reach a strategy as a float64 array of this length.
+# A strategy has at most this many parameters of its own; its parameter row is longer
+# (strategies.registry.PARAM_ROW: forget and slip follow).
 MAX_PARAMS = 8
