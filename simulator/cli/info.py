@@ -63,7 +63,7 @@ def strategies_cmd(
 ) -> None:
     """A game's strategies, their parameters and what they do, in words."""
     from strategies.plugins import load_plugin
-    from strategies.registry import families, presets
+    from strategies.registry import HUMAN_PARAMS, families, presets
 
     for p in plugin or []:
         load_plugin(p)
@@ -85,6 +85,11 @@ def strategies_cmd(
                     }
                     for p in f.params
                 ],
+                # forget and slip, which every strategy takes (docs/human-players.md)
+                "human_params": [
+                    {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc}
+                    for p in HUMAN_PARAMS
+                ],
                 "doc": " ".join(f.doc.split()),
             }
             for f in fams.values()
@@ -99,6 +104,10 @@ def strategies_cmd(
         for name, (values, doc) in presets(g.name, f.name).items():
             out.print(f"    preset {f.name}@{name} = {f.player(**values).spec}: {doc}")
         out.print()
+    out.print("[bold]Every strategy[/bold] also plays like a person when asked (docs/human-players.md):")
+    for p in HUMAN_PARAMS:
+        out.print(f"    {p.describe()}: {p.doc}")
+    out.print(f"    e.g. {next(iter(fams))}:forget=0.1,slip=0.05")
 
 
 def warm() -> None:

@@ -126,7 +126,10 @@ def print_profile(result: Any) -> None:
         "Skill (primary outcome, same deals)", ["page", "comparison", "difference", "strategy share"]
     )
     rest = _table("Length, matches, irregular rounds", ["page", "measure", "value"])
+    memory = _table("Memory and care (cost against the plain strategy: higher is worse)",
+                    ["page", "the best strategy", "cost"])  # fmt: skip
     for p in s["pages"]:
+        _memory_rows(memory, p)
         for u in ("round", "match"):
             r = p[u]["roles"]
             for role in r["roles"]:
@@ -149,8 +152,9 @@ def print_profile(result: Any) -> None:
                 amount(m["behind_after_first_round_wins"], percent=True),
             )
             rest.add_row(p["label"], f"margin ({m['margin']['unit']})", amount(m["margin"]["mean"]))
-    for t in (roles, skill, rest):
-        out.print(t)
+    for t in (roles, skill, memory, rest):
+        if t.row_count:
+            out.print(t)
     if s["differences"]:
         out.print(_differences(s["differences"]))
 
@@ -169,6 +173,22 @@ def _skill_rows(t: RichTable, p: dict[str, Any]) -> None:
         unit = d["unit"] if d["unit"] != "percentage points" else f"percentage points of the {metric} rate"
         t.add_row(p["label"], f"{d['strategy']} − {d['against']} ({unit}, {d['better']} is better)",
                   amount(d["difference"], sign=True), share)  # fmt: skip
+
+
+def _memory_rows(t: RichTable, p: dict[str, Any]) -> None:
+    from simulator.analysis.profiling.headlines import amount  # loads on first use
+
+    mem = p.get("memory")
+    if not mem:
+        return
+    unit = mem["unit"] + (f" of the {mem['metric']} rate" if mem["percent"] else "")
+    for r in mem["forget"][1:]:
+        t.add_row(p["label"], f"forget={r['forget']:g}", amount(r["cost"], unit, sign=True))
+    slip = mem.get("slip")
+    if slip:
+        t.add_row(p["label"], f"slip={slip['slip']:g}", amount(slip["cost_per_round"], unit, sign=True))
+        per = unit.replace(" per round", "") + " per slip"
+        t.add_row(p["label"], "one slip", amount(slip["cost_per_slip"], per, sign=True))
 
 
 def _differences(diffs: list[dict[str, Any]]) -> RichTable:

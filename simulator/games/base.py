@@ -170,6 +170,14 @@ class Game(ABC):
         """The seats with a part in the order of play in ``unit`` play (none by default)."""
         return ()
 
+    def decisions_per_round(
+        self, cols: Mapping[str, np.ndarray], seat: int, n_seats: int
+    ) -> np.ndarray | None:
+        """How many decisions ``seat``'s strategy made in each round of a round run's records
+        (``cols``: the record columns): what the profile divides the cost of slips by to give
+        the cost of one.  None when the game does not say."""
+        return None
+
     def match_standings(
         self, table: Table, players: Sequence, seed: int, game_index: int
     ) -> Standings | None:

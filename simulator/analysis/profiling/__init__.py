@@ -152,6 +152,8 @@ def _assemble(plan: core.Plan, pages: list[Page], diffs: list[dict], compared: s
     for p in pages:
         heads += headlines.skill_lines(p, title, many)[-1:]
     heads += headlines.skill_lines(pages[0], title, many)[:-1]
+    for p in pages:
+        heads += headlines.memory_lines(p, title, many)
     heads += headlines.length_lines(pages[0], title, many)
     heads += headlines.match_lines(pages[0], title, many)
     heads += headlines.irregular_lines(pages[0], title, many)

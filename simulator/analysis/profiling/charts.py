@@ -200,6 +200,43 @@ def skill_chart(summary: dict[str, Any]) -> Figure:
     return fig
 
 
+def memory_chart(summary: dict[str, Any]) -> Figure | None:
+    """The cost of forgetting against ``forget`` (one curve per page), and below it the cost of
+    one slip per page, each with its 95% interval, on the same deals as the plain strategy."""
+    pages = [p for p in _pages(summary) if p.get("memory")]
+    if not pages:
+        return None
+    mem0 = pages[0]["memory"]
+    slips = [p for p in pages if p["memory"].get("slip")]
+    fig, axes = plots.new_figure(
+        2 if slips else 1, 1, size=(6.2, 3.4 + (1.3 + 0.35 * len(slips) if slips else 0))
+    )
+    ax = axes[0, 0]
+    unit = mem0["unit"] + (f" of the {mem0['metric']} rate" if mem0["percent"] else "")
+    grid = [r["forget"] for r in mem0["forget"]]
+    x = np.arange(len(grid))
+    for i, p in enumerate(pages):
+        rows = p["memory"]["forget"]
+        v = np.array([r["cost"]["value"] for r in rows])
+        lo, hi = np.array([r["cost"]["ci"][0] for r in rows]), np.array([r["cost"]["ci"][1] for r in rows])
+        shift = (i - (len(pages) - 1) / 2) * 0.06
+        ax.errorbar(x + shift, v, yerr=[v - lo, hi - v], fmt="o-", capsize=3, color=plots.colour(i),
+                    label=p["label"])  # fmt: skip
+    ax.axhline(0, color=plots.NEUTRAL, linewidth=0.8)
+    ax.set_xticks(x, [f"{g:g}" for g in grid])
+    ax.set_xlabel("forget: chance of forgetting each remembered card, each turn")
+    ax.set_ylabel(plots._wrap(f"cost ({unit})", 34) + "\nhigher is worse ↑")
+    ax.set_title(f"What forgetting costs {mem0['strategy']} (95% intervals)")
+    if len(pages) > 1:
+        ax.legend(loc="upper left", fontsize=8.5)
+    if slips:
+        per = unit.replace(" per round", "")
+        rows = [(p["label"], p["memory"]["slip"]["cost_per_slip"], i) for i, p in enumerate(slips)]
+        _forest(axes[1, 0], rows, f"cost of one careless move ({per} per slip)\nworse →", {})
+        axes[1, 0].set_title("What one careless move costs (95% intervals)")
+    return fig
+
+
 def margin_chart(summary: dict[str, Any]) -> Figure | None:
     """How close matches finish: the distribution of the margin at the end, per page."""
     pages = [p for p in _pages(summary) if p.get("matches")]
@@ -235,6 +272,7 @@ def all_charts(summary: dict[str, Any]) -> dict[str, Figure]:
         "seat advantage": roles_chart(summary),
         "skill: paired differences": skill_chart(summary),
         "skill: variance shares": shares_chart(summary),
+        "memory and care": memory_chart(summary),
         "match finishes": margin_chart(summary),
     }
     return {k: v for k, v in figs.items() if v is not None}

@@ -9,6 +9,8 @@ What is played for one page:
 * the skill ladder: ``random``, the game's baseline and its best strategy, each in every
   seat in turn against the baseline, on ``rounds // seats`` (at least ``MIN_SKILL``) of the
   same deals (:mod:`.skill`);
+* what memory and care are worth: the best strategy with ``forget`` on a grid and with
+  ``slip``, in every seat in turn against itself, on the same deals (:mod:`.memory`);
 * the first ``min(matches, STANDINGS_MATCHES)`` matches again, round by round, by the
   reference (:mod:`.matches`).
 """
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from simulator.analysis.profiling import matches as match_figures
-from simulator.analysis.profiling import measures, skill
+from simulator.analysis.profiling import measures, memory, skill
 from simulator.analysis.profiling.measures import Records
 from simulator.api import simulate
 from simulator.errors import InputError
@@ -186,6 +188,13 @@ def play_page(
     page.figures["skill"], _ = skill.skill(g, "round", y, counted, plan.ladder, plan.seed)
     page.figures["skill"]["rounds"] = n_skill
     page.per_game["skill:primary"] = np.where(counted[:, None], y[g.metrics("round")[0].name], np.nan)
+    n_human = len(memory.FORGET_GRID)
+    say(
+        f"{label}: memory and care, {g.best_strategy} forgetting or slipping, {n_human} ways x {n_seats} seats"
+    )
+    page.figures["memory"] = memory.memory(
+        g, lambda s: _records(plan, table, s, "round", n_skill), g.best_strategy, n_seats, n_skill
+    )
     n_st = min(plan.matches, STANDINGS_MATCHES)
     say(f"{label}: {n_st:,} matches round by round")
     players = Setup.build(

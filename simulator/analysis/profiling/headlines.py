@@ -211,3 +211,50 @@ def same(est: dict[str, Any]) -> bool:
     """A paired difference that is exactly 0 on every game (an interval of zero width at 0)."""
     lo, hi = est["ci"]
     return est["value"] == 0 and lo == 0 and hi == 0
+
+
+def memory_lines(page: Page, title: str, many: bool) -> list[Headline]:
+    """What forgetting one card in ten each turn costs, and what one careless move costs."""
+    mem = page.figures.get("memory")
+    if not mem:
+        return []
+    out = []
+    unit, pc, who = mem["unit"], mem["percent"], mem["strategy"]
+    of = f" of the {mem['metric']} rate" if pc else ""
+    row = next(r for r in mem["forget"] if r["forget"] == 0.1)
+    est = row["cost"]
+    if same(est):
+        text = (
+            f"Forgetting one card in ten each turn changes nothing in {where(page, title, many)}: {who} "
+            "plays every deal the same (it does not use what it would forget)."
+        )
+    elif excludes_zero(est):
+        verb = "costs" if est["value"] > 0 else "gains"
+        text = (
+            f"Forgetting one card in ten each turn {verb} {magnitude(est, unit)}{of} in "
+            f"{where(page, title, many)} ({who} against itself, on the same deals)."
+        )
+    else:
+        text = (
+            f"Forgetting one card in ten each turn makes no clear difference in {where(page, title, many)}: "
+            f"{amount(est, unit, sign=True)}{of} ({who} against itself; positive: worse)."
+        )
+    out.append(Headline("What is a good memory worth?", text))
+    slip = mem.get("slip")
+    if slip:
+        est = slip["cost_per_slip"]
+        per = unit.replace(" per round", "")
+        if excludes_zero(est):
+            verb = "costs" if est["value"] > 0 else "gains"
+            text = (
+                f"One careless move (a random legal decision instead of {who}'s) {verb} "
+                f"{magnitude(est, per)}{of} in {where(page, title, many)}; at one decision in ten, "
+                f"{amount(slip['cost_per_round'], unit, sign=True)}{of}."
+            )
+        else:
+            text = (
+                f"One careless move makes no clear difference in {where(page, title, many)}: "
+                f"{amount(est, per, sign=True)}{of} per slip (positive: worse)."
+            )
+        out.append(Headline("What does one careless move cost?", text))
+    return out

@@ -27,6 +27,11 @@ METHOD_NOTES = (
     "strategy meets alike), and the rest (how differently one deal turns out for different "
     "strategies). Each share is estimated without bias (omega squared), so a share can be "
     "slightly below 0 when the true share is 0.",
+    "Memory and care: the best strategy with forget on a grid, and with slip = 0.1, takes "
+    "every seat in turn against its plain self elsewhere, on the same deals as the plain "
+    "strategy; a cost is the paired difference of the primary outcome (positive: worse). "
+    "The cost of one slip is the cost per round over the slips per round (0.1 times the "
+    "seat's decisions), a ratio of means with the delta method's interval.",
     "Matches round by round: the readable reference replays the run's first matches from "
     "the same random streams. The lead is held by the one seat with the best standing; it "
     "changes when another seat takes it.",
@@ -54,6 +59,16 @@ def _sections(names: set[str], has_diff: bool) -> list[rpt.Section]:
             ["The best shipped strategy against random and the baseline, and what decides a round."],
             ["skill", "skill_shares"],
             ["skill: paired differences", "skill: variance shares"],
+        ),
+        rpt.Section(
+            "Memory and care",
+            [
+                "The best shipped strategy forgetting (each remembered card, each turn, with the "
+                "chance shown) or slipping (a random legal decision instead of its own), against "
+                "itself, on the same deals. A positive cost is worse."
+            ],
+            ["memory"],
+            [n for n in ("memory and care",) if n in names],
         ),
         rpt.Section(
             "Matches",

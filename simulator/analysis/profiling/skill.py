@@ -27,7 +27,7 @@ differ in strength.  The 95% intervals are percentile bootstrap intervals over d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -110,13 +110,19 @@ def _interval(value: float, draws: np.ndarray, n: int) -> dict[str, Any]:
 
 
 def ladder_table(
-    play: Callable[[tuple[str, ...]], Records], ladder: Sequence[str], field: str, n_seats: int
+    play: Callable[[tuple[str, ...]], Records],
+    ladder: Sequence[str],
+    field: str,
+    n_seats: int,
+    extra: Mapping[str, Callable[[Records, int], np.ndarray]] | None = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Each ladder strategy in every seat in turn against ``field`` everywhere else.
 
     ``play(specs)`` plays one seating (a spec per seat) on the profile's deals and returns
     its records.  Returns ``{metric: float64[deals, strategies]}`` (the strategy's outcome
-    averaged over its seats) and the bool mask of the deals counted in every seating."""
+    averaged over its seats) and the bool mask of the deals counted in every seating.
+    ``extra`` names more per-seat values read from the records (``value(records, seat)``),
+    averaged over the seats alike."""
     runs: dict[tuple[str, ...], Records] = {}
     tables: dict[str, list[np.ndarray]] = {}
     counted: np.ndarray | None = None
@@ -128,6 +134,8 @@ def ladder_table(
             counted = rec.counted if counted is None else counted & rec.counted
             for m in rec.game.metrics(rec.unit):
                 per_metric.setdefault(m.name, []).append(rec.outcome(m, seat))
+            for name, value in (extra or {}).items():
+                per_metric.setdefault(name, []).append(np.asarray(value(rec, seat), dtype=np.float64))
         for name, cols in per_metric.items():
             tables.setdefault(name, []).append(np.mean(cols, axis=0))
     assert counted is not None

@@ -68,6 +68,25 @@ def _skill(pages: list[dict]) -> tuple[list[dict], list[dict]]:
     return diffs, shares
 
 
+def _memory(pages: list[dict]) -> list[dict]:
+    rows = []
+    for p in pages:
+        mem = p.get("memory")
+        if not mem:
+            continue
+        base = {"page": p["label"], "strategy": mem["strategy"], "metric": mem["metric"], "unit": mem["unit"]}
+        for r in mem["forget"]:
+            rows.append({**base, "measure": "cost of forgetting", "forget": r["forget"], "slip": 0.0,
+                         "spec": r["spec"], **_est(r["cost"])})  # fmt: skip
+        slip = mem.get("slip")
+        if slip:
+            for key, words in (("cost_per_round", "cost of slipping, per round"),
+                               ("cost_per_slip", "cost of one slip")):  # fmt: skip
+                rows.append({**base, "measure": words, "forget": 0.0, "slip": slip["slip"],
+                             "spec": slip["spec"], **_est(slip[key])})  # fmt: skip
+    return rows
+
+
 def _matches(pages: list[dict]) -> list[dict]:
     rows = []
     for p in pages:
@@ -98,7 +117,7 @@ def _differences(diffs: list[dict]) -> list[dict]:
 
 def frames(profile: Profile) -> dict[str, pd.DataFrame]:
     """``headlines``, ``length``, ``length_histogram``, ``roles``, ``seats``, ``irregular``,
-    ``skill``, ``skill_shares``, ``matches`` and (with variants) ``differences``."""
+    ``skill``, ``skill_shares``, ``matches``, ``memory`` (positive cost: worse) and (with variants) ``differences``."""
     pages = profile.summary["pages"]
     length, hist = _length(pages)
     roles, seats, irregular = _roles(pages)
@@ -113,6 +132,7 @@ def frames(profile: Profile) -> dict[str, pd.DataFrame]:
         "skill": pd.DataFrame(diffs),
         "skill_shares": pd.DataFrame(shares),
         "matches": pd.DataFrame(_matches(pages)),
+        "memory": pd.DataFrame(_memory(pages)),
     }
     if profile.summary["differences"]:
         out["differences"] = pd.DataFrame(_differences(profile.summary["differences"]))

@@ -245,6 +245,10 @@ class Gris(Game):
         """Who starts or deals (:meth:`Game.seat_roles`)."""
         return P.seat_roles(unit, n_seats)
 
+    def decisions_per_round(self, cols, seat: int, n_seats: int):
+        """The decisions ``seat`` made in each round (:meth:`Game.decisions_per_round`)."""
+        return P.decisions(cols, seat, n_seats)
+
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
     strategies_module = "simulator.games.gris.strategies"

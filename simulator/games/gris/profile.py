@@ -50,3 +50,10 @@ def match_standings(table: Table, players: Sequence, seed: int, game_index: int)
     winners = tuple(s for s in range(n) if s != m.loser)
     others = [m.letters[s] for s in winners]
     return Standings(-letters, winners, float(4 - max(others)))
+
+
+def decisions(cols, seat: int, n_seats: int) -> np.ndarray:
+    """One decision a pass; in round play seat 0 holds six and passes first, and every pass
+    goes one seat left, so pass ``j`` (from 0) is seat ``j mod n``'s."""
+    passes = np.asarray(cols["passes"], dtype=np.int64)
+    return np.maximum(passes - seat + n_seats - 1, 0) // n_seats * 1.0

@@ -3,6 +3,8 @@ order in a game of simultaneous passing)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.games.base import SeatRole
 
 BASELINE = "greedy"  # RULES.md §5: the canonical baseline
@@ -27,3 +29,8 @@ def seat_roles(unit: str, n_seats: int) -> tuple[SeatRole, ...]:
     if unit == "round":
         return (SeatRole("being dealt the first card", seat=0),)
     return ()
+
+
+def decisions(cols, seat: int, n_seats: int) -> np.ndarray:
+    """Every player picks a card at every pass step: one decision per step."""
+    return np.asarray(cols["passes"], dtype=np.float64)

@@ -34,3 +34,10 @@ def match_standings(table: Table, players: Sequence, seed: int, game_index: int)
     winners = () if m.loser < 0 else (1 - m.loser,)
     margin = abs(m.totals_half[0] - m.totals_half[1]) / 2.0
     return Standings(-totals, winners, margin)
+
+
+def decisions(cols, seat: int, n_seats: int) -> np.ndarray:
+    """Two decisions a turn (where to draw from, where to put the card); in round play seat 0
+    starts, so of ``turns`` turns seat 0 played the odd ones out."""
+    turns = np.asarray(cols["turns"], dtype=np.int64)
+    return 2.0 * ((turns + 1 - seat) // 2)
