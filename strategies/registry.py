@@ -10,92 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from simulator.engine.numba_internals import Dispatcher
 from simulator.errors import SpecError
-
-MAX_PARAMS = 8
-#: Every player's parameter row: the strategy's own MAX_PARAMS values, then the two human
-#: parameters every strategy takes (``forget`` and ``slip``, docs/human-players.md), which the
-#: engine applies around the strategy, not the strategy itself.
-FORGET_AT = MAX_PARAMS
-SLIP_AT = MAX_PARAMS + 1
-PARAM_ROW = MAX_PARAMS + 2
-
-
-@dataclass(frozen=True)
-class Param:
-    """One strategy parameter: ``step`` is the grid values must lie on (0 = any real).
-
-    ``effective`` (optional) declares which values play alike: ``effective(value, rules)``
-    returns the representative value that plays exactly as ``value`` under ``rules`` (the
-    game's rule variants), so a sweep plays each distinct value once.  Without it every
-    value on the grid is taken to play differently."""
-
-    name: str
-    default: float
-    low: float
-    high: float
-    step: float = 1.0
-    doc: str = ""
-    effective: Callable[[float, Any], float] | None = field(default=None, compare=False, repr=False)
-
-    def representative(self, value: float, rules: Any = None) -> float:
-        """The value that plays exactly as ``value`` under ``rules`` (``value`` itself when
-        the parameter declares no ``effective`` grid)."""
-        if self.effective is None:
-            return float(value)
-        return float(self.effective(float(value), rules))
-
-    def check(self, value: float, strategy: str) -> float:
-        if not math.isfinite(value) or value < self.low or value > self.high:
-            raise SpecError(
-                f"{strategy}: {self.name}={format_value(value)} is outside "
-                f"{format_value(self.low)}..{format_value(self.high)}"
-            )
-        if self.step > 0:
-            steps = (value - self.low) / self.step
-            if abs(steps - round(steps)) > 1e-9:
-                raise SpecError(
-                    f"{strategy}: {self.name}={format_value(value)} must be a multiple of "
-                    f"{format_value(self.step)}"
-                )
-        return float(value)
-
-    def describe(self) -> str:
-        grid = "any value" if self.step == 0 else f"step {format_value(self.step)}"
-        return (
-            f"{self.name} (default {format_value(self.default)}, "
-            f"{format_value(self.low)}..{format_value(self.high)}, {grid})"
-        )
-
-
-FORGET = Param(
-    "forget",
-    0.0,
-    0.0,
-    1.0,
-    0.0,
-    "at each of its turns, each card the player knows but cannot see now is forgotten with this probability",
+from strategies.params import (  # noqa: F401  (re-exported: the registry's names since 1.0)
+    FORGET,
+    FORGET_AT,
+    HUMAN_PARAMS,
+    MAX_PARAMS,
+    PARAM_ROW,
+    SLIP,
+    SLIP_AT,
+    Param,
+    format_value,
 )
-SLIP = Param(
-    "slip",
-    0.0,
-    0.0,
-    1.0,
-    0.0,
-    "the probability that a decision is a uniformly random legal one instead of the strategy's",
-)
-#: The parameters every strategy of every game takes besides its own (0 = the plain strategy).
-HUMAN_PARAMS = (FORGET, SLIP)
 
 
 @dataclass(frozen=True)
@@ -190,10 +124,6 @@ class Player:
 
     def __str__(self) -> str:
         return self.spec
-
-
-def format_value(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 _REGISTRY: dict[str, dict[str, Family]] = {}

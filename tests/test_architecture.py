@@ -21,6 +21,7 @@ LAYERS = {
     "simulator.errors": 0,
     "simulator.engine": 1,
     # what a game is written against: the strategy decorator and its checks, the table's console
+    "strategies.params": 2,
     "strategies.registry": 2,
     "strategies.checks": 2,
     "simulator.tabletop.console": 2,

@@ -35,6 +35,7 @@ def test_every_figure_is_made(charts):
         "seat advantage",
         "skill: paired differences",
         "skill: variance shares",
+        "memory and care",
         "match finishes",
     }
 

@@ -224,7 +224,7 @@ def memory_chart(summary: dict[str, Any]) -> Figure | None:
                     label=p["label"])  # fmt: skip
     ax.axhline(0, color=plots.NEUTRAL, linewidth=0.8)
     ax.set_xticks(x, [f"{g:g}" for g in grid])
-    ax.set_xlabel("forget: chance of forgetting each remembered card, each turn")
+    ax.set_xlabel("forget (the chance of forgetting each remembered card, each turn)")
     ax.set_ylabel(plots._wrap(f"cost ({unit})", 34) + "\nhigher is worse ↑")
     ax.set_title(f"What forgetting costs {mem0['strategy']} (95% intervals)")
     if len(pages) > 1:
