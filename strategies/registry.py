@@ -297,8 +297,13 @@ def presets(game: str, family: str) -> dict[str, tuple[dict[str, float], str]]:
 
 
 def _preset_values(name: str, game: str) -> tuple[str, dict[str, float]]:
-    """``family@preset`` as the family's name and the preset's values."""
+    """``family@preset`` as the family's name and the preset's values; ``family@FILE.json``
+    takes ``forget`` and ``slip`` from a player profile (simulator.engine.player_file)."""
     base, _, preset = name.partition("@")
+    from simulator.engine import player_file
+
+    if player_file.looks_like_file(preset):
+        return base, player_file.memory_values(preset, base)
     known = _PRESETS.get((game, base), {})
     if preset not in known:
         shown = ", ".join(f"{base}@{p}" for p in known) or "none"

@@ -36,6 +36,7 @@ import numpy as np
 from simulator.errors import InputError
 
 KIND = "kortsim reaction profile"
+PLAYER_KIND = "kortsim player profile"  # simulator.engine.player_file: it may hold the same fields
 VERSION = 1
 LEVEL = 0.95
 
@@ -175,8 +176,10 @@ def read_profile(path: str | Path) -> tuple[float, float]:
         raise InputError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(data, dict) or data.get("kind") != KIND:
+    if not isinstance(data, dict) or data.get("kind") not in (KIND, PLAYER_KIND):
         raise InputError(f"{where}: not a reaction profile (written by kortsim play --save-reaction)")
+    if data.get("kind") == PLAYER_KIND and "median_s" not in data:
+        raise InputError(f"{where}: holds no reaction times (they are measured in the Gris games)")
     median, sigma = data.get("median_s"), data.get("sigma")
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (median, sigma)):
         raise InputError(f"{where}: median_s and sigma must be numbers")
