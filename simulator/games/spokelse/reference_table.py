@@ -61,7 +61,7 @@ class Table:
     discard: list[int]  # face up; discard[-1] is the top
     knows_slot: list[list[bool]]  # knows_slot[seat][i]: the owner knows its slot i
     public_slot: list[list[bool]]  # public_slot[seat][i]: both know it (taken from the discard pile)
-    seen: list[set[int]]  # seen[seat]: every card whose place the seat knows (perfect memory)
+    seen: list[set[int]]  # seen[seat]: every card whose place the seat knows (less what it forgot)
     totals_half: tuple[int, int] = (0, 0)  # match totals before this round (observation only)
     target_half: int = 0  # the match target in half points; 0 in round play
     turn: int = 0  # turns finished
