@@ -146,7 +146,9 @@ def advise(
     if player.family.decide is not parse_spec("search", "spokelse").family.decide:
         raise InputError(f"advice plays out with search's code: {strategy!r} is not a search spec")
     if player.human:
-        raise InputError(f"advice ranks the moves of one position: forget and slip do not apply ({strategy!r})")
+        raise InputError(
+            f"advice ranks the moves of one position: forget and slip do not apply ({strategy!r})"
+        )
     params = player.params.copy()
     params[search.P_SAMPLES] = samples  # what choose_nb reads
     if opponent is not None:

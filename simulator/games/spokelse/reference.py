@@ -170,8 +170,7 @@ def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     seat = seat_to_play(table)
     player, rng = players[seat], rngs[seat]
     forget, slip = human_values(player.params)
-    if forget > 0:
-        forget_cards(table, seat, forget, rng)
+    forgotten = forget_cards(table, seat, forget, rng) if forget > 0 else []
     slipped = slips(slip, rng)
     if slipped:
         source = random_source(table, rng)
@@ -180,7 +179,8 @@ def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     card = take_from_stock(table, seat) if source == Source.STOCK else take_from_discard(table)
     # A card a slip took from the pile is placed at random as well, with no draw for a slip:
     # the strategy may have no legal place for a card it would never take (passive, threshold).
-    if (slipped and source == Source.DISCARD_PILE) or slips(slip, rng):
+    slipped_place = (slipped and source == Source.DISCARD_PILE) or slips(slip, rng)
+    if slipped_place:
         place = random_place(source == Source.DISCARD_PILE, rng)
     else:
         place = choose_place(table, player, seat, card, source, rng)
@@ -190,7 +190,14 @@ def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     else:
         discarded = swap_into_slot(table, seat, int(place), card, source == Source.DISCARD_PILE)
     record = Turn(
-        turn=table.turn, seat=seat, source=int(source), taken=card, place=int(place), discarded=discarded
+        turn=table.turn,
+        seat=seat,
+        source=int(source),
+        taken=card,
+        place=int(place),
+        discarded=discarded,
+        forgotten=tuple(forgotten),
+        slips=(slipped, slipped_place),
     )
     table.turns.append(record)
     table.turn += 1

@@ -31,6 +31,9 @@ class Turn:
     :class:`Source`, ``place`` a :class:`Place`; ``taken`` is the card taken;
     ``discarded`` the card that went face up on the discard pile (the taken
     card itself when ``place == Place.DISCARD``, else the card swapped out).
+    A human-like player (docs/human-players.md) adds what it forgot as the turn
+    began (``forgotten``, in card order) and which of its two decisions were slips
+    (``slips``: source, place); the kernel's move log holds the first six fields.
     """
 
     turn: int
@@ -39,6 +42,8 @@ class Turn:
     taken: int
     place: int
     discarded: int
+    forgotten: tuple[int, ...] = ()
+    slips: tuple[bool, bool] = (False, False)
 
 
 # --- the table ----------------------------------------------------------------
