@@ -407,3 +407,22 @@ def test_what_cannot_forget_or_slip_says_so_in_one_line() -> None:
         simulator.advise("spokelse", strategy="search:forget=0.1", **pos)
     with pytest.raises(InputError, match="forget or slip"):
         simulator.advise("spokelse", opponent="expect:slip=0.1", **pos)
+
+
+def test_a_trace_says_what_was_forgotten_and_what_slipped() -> None:
+    """With forget=1 a player never swaps into a slot it knew: each such swap reveals a card
+    forgotten or never seen, and each of its turns but the first forgets something."""
+    players = [player("expect:forget=1"), player("threshold:k=4,slip=0.3")]
+    rec = R.play_round(RULES, players, seed=4, game=2)
+    text = R.format_round(rec, names=[p.spec for p in players]).splitlines()
+    mine = [line for line in text if line.lstrip().startswith("turn") and "(expect" in line]
+    theirs = [line for line in text if line.lstrip().startswith("turn") and "(threshold" in line]
+    assert all("it knew was there" not in line for line in mine)
+    assert any("(forgotten)" in line for line in mine)
+    assert all(" forgets " in line for line in mine[1:])
+    assert all(" forgets " not in line for line in theirs)
+    assert (
+        sum(line.count("(a slip)") for line in theirs)
+        == sum(sum(t.slips) for t in rec.turns if t.seat == 1)
+        > 0
+    )
