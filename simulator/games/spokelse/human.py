@@ -9,7 +9,12 @@ rules with the same draws as the reference (``reference_human.py``):
   ascending card code, is forgotten when a uniform draw is below ``forget``;
 * :func:`slips_nb` before each decision, when its ``slip`` is above 0: one uniform draw;
   below ``slip`` the decision is :func:`random_source_nb` or :func:`random_place_nb`
-  (the draws of the ``random`` strategy) and the strategy is not asked.
+  (the draws of the ``random`` strategy) and the strategy is not asked.  A card a slip
+  took from the discard pile is placed by :func:`random_place_nb` with no draw for a slip
+  (the strategy may have no legal place for a card it would never take).
+
+The callers also show both players a card that becomes the discard top again when the
+card over it is taken (a no-op unless one of them had forgotten it).
 
 All draws come from the seat's own decision stream and happen only when the value is
 above 0 (the callers test it first), so a plain player draws exactly what it drew before.
