@@ -145,13 +145,18 @@ def advise(
     player = parse_spec(strategy, "spokelse")
     if player.family.decide is not parse_spec("search", "spokelse").family.decide:
         raise InputError(f"advice plays out with search's code: {strategy!r} is not a search spec")
+    if player.human:
+        raise InputError(
+            f"advice ranks the moves of one position: forget and slip do not apply ({strategy!r})"
+        )
     params = player.params.copy()
     params[search.P_SAMPLES] = samples  # what choose_nb reads
     if opponent is not None:
         model = parse_spec(opponent, "spokelse")
-        if model.family.name != "expect":
+        if model.family.name != "expect" or model.human:
             raise InputError(
-                f"--opponent: the playouts play expect, so the model is an expect spec, not {opponent!r}"
+                f"--opponent: the playouts play plain expect, so the model is an expect spec without "
+                f"forget or slip, not {opponent!r}"
             )
         params[search.P_BASE : search.P_BASE + 4] = model.params[:4]
     base = parse_spec("expect", "spokelse").family.player(

@@ -8,7 +8,8 @@ player's decisions it computes the belief (:func:`~simulator.games.spokelse.beli
 from the player's view alone, and adds, per stock size (0-41) and place, the predicted
 mean card value and the mean of the cards really there.  The belief draws from its own
 stream, ``(seed, game, DECIDE, 0, 2)``: no seat's stream is touched, so the round is
-the one ``simulate`` plays.
+the one ``simulate`` plays (a player that forgets or slips does so as in the kernel,
+human.py; the belief itself reads the whole history, and its model is a plain strategy).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from simulator.games.spokelse.belief import (
     STOCK_PLACE,
     belief_nb,
 )
+from simulator.games.spokelse.human import human_of_row_nb, random_place_nb, random_source_nb, slips_nb
 from simulator.games.spokelse.observation import (
     OBS_SIZE,
 )
@@ -37,6 +39,7 @@ from simulator.games.spokelse.round_steps import (
     DEALER,
     before_source_nb,
     final_scores_nb,
+    forget_at_turn_nb,
     place_nb,
     start_round_nb,
     take_nb,
@@ -171,16 +174,22 @@ def calibrate_chunk_nb(sids, params, values, msid, mparams, eps, infer, n_parts,
         while turns < TURN_CAP:
             o = obs[p]
             r = rng[1 + p : 2 + p]
+            f, e = human_of_row_nb(seat_par[p])  # forget and slip (human.py), as in the kernel
+            forget_at_turn_nb(p, obs, seen, pile, n_pile, f, r)
             before_source_nb(o, pile, n_pile, card_value, top, turns)
             if p == me:
                 _measure_nb(me, deal, hist, turns, -1, 0, msid, mparams, eps, infer, card_value, brng,
                             parts, logw, hidden, slot, ghost, deck, top, acc)  # fmt: skip
-            a = _decide_nb(seat_sid[p], o, seat_par[p], r)
-            c, fd, top, n_pile = take_nb(a, p, o, deck, top, pile, n_pile, seen, card_value)
+            slipped = e > 0.0 and slips_nb(e, r)
+            a = random_source_nb(n_pile > 0, r) if slipped else _decide_nb(seat_sid[p], o, seat_par[p], r)
+            c, fd, top, n_pile = take_nb(a, p, obs, deck, top, pile, n_pile, seen, card_value)
             if p == me:
                 _measure_nb(me, deal, hist, turns, c, fd, msid, mparams, eps, infer, card_value, brng,
                             parts, logw, hidden, slot, ghost, deck, top, acc)  # fmt: skip
-            b = _decide_nb(seat_sid[p], o, seat_par[p], r)
+            if (slipped and fd == 1) or (e > 0.0 and slips_nb(e, r)):
+                b = random_place_nb(fd == 1, r)
+            else:
+                b = _decide_nb(seat_sid[p], o, seat_par[p], r)
             n_pile = place_nb(p, me, a, b, c, fd, obs, slot, pile, n_pile, seen, card_value, hist, turns)
             turns += 1
             if top == 52:

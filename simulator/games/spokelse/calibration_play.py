@@ -51,6 +51,9 @@ def play(
     p_sid, p_par, p_spec = _shipped(player, "player")
     o_sid, o_par, o_spec = _shipped(opponent, "opponent")
     m_sid, m_par, m_spec = _shipped(model, "model")
+    if parse_spec(model, "spokelse").human:
+        raise InputError(f"model {model!r}: the belief's model plays the plain strategy; forget and slip "
+                         "are not modelled (eps stands for an opponent who strays from it)")  # fmt: skip
     sids = np.array([p_sid, o_sid], dtype=np.int64)
     params = np.vstack([p_par, o_par])
     values = Rules().values_half()

@@ -9,7 +9,9 @@ a kernel strategy never gets.
 
 Player kinds: 0 a shipped strategy (builtin id ``psid``), 1 ``search`` (the uniform
 deal, search.py, exactly as in the kernel), 2 the belief search (belief_search.py),
-3 the clairvoyant bound (the same playouts on the real cards).
+3 the clairvoyant bound (the same playouts on the real cards).  A seat whose parameter
+row holds ``forget`` or ``slip`` (strategies.registry.FORGET_AT, SLIP_AT) forgets and slips
+as in the kernel (human.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from numba import njit
 
 from simulator.games.spokelse.belief import HIST_FIELDS
 from simulator.games.spokelse.belief_search import belief_decide_nb, clairvoyant_decide_nb
+from simulator.games.spokelse.human import human_of_row_nb, random_place_nb, random_source_nb, slips_nb
 from simulator.games.spokelse.observation import (
     OBS_SIZE,
 )
@@ -26,6 +29,7 @@ from simulator.games.spokelse.round_steps import (
     DEALER,
     before_source_nb,
     final_scores_nb,
+    forget_at_turn_nb,
     place_nb,
     start_round_nb,
     take_nb,
@@ -67,6 +71,8 @@ def duel_chunk_nb(kind, psid, pparams, bparams, mparams, osid, oparams, values, 
     totals = np.zeros(2, np.int64)
     hist = np.empty((TURN_CAP, HIST_FIELDS), np.int64)
     deal = np.empty(5, np.int64)
+    forget_me, slip_me = human_of_row_nb(pparams)  # forget and slip (human.py), as in the kernel
+    forget_op, slip_op = human_of_row_nb(oparams)
     for g in range(g0, g1):
         for me in range(2):
             start_round_nb(seed, g, me, rng, deck, slot, ghost, pile, obs, seen, card_value, totals, deal)
@@ -74,14 +80,21 @@ def duel_chunk_nb(kind, psid, pparams, bparams, mparams, osid, oparams, values, 
             while turns < TURN_CAP:
                 o = obs[p]
                 r = rng[1 + p : 2 + p]
+                f, e = (forget_me, slip_me) if p == me else (forget_op, slip_op)
+                forget_at_turn_nb(p, obs, seen, pile, n_pile, f, r)
                 before_source_nb(o, pile, n_pile, card_value, top, turns)
-                if p == me:
+                slipped = e > 0.0 and slips_nb(e, r)
+                if slipped:
+                    a = random_source_nb(n_pile > 0, r)
+                elif p == me:
                     a = _player_nb(kind, psid, pparams, bparams, mparams, obs, seen, slot, ghost, deck, top,
                                    pile, n_pile, deal, hist, turns, me, card_value, r)  # fmt: skip
                 else:
                     a = decide_builtin_nb(osid, o, oparams, r)
-                c, fd, top, n_pile = take_nb(a, p, o, deck, top, pile, n_pile, seen, card_value)
-                if p == me:
+                c, fd, top, n_pile = take_nb(a, p, obs, deck, top, pile, n_pile, seen, card_value)
+                if (slipped and fd == 1) or (e > 0.0 and slips_nb(e, r)):
+                    b = random_place_nb(fd == 1, r)
+                elif p == me:
                     b = _player_nb(kind, psid, pparams, bparams, mparams, obs, seen, slot, ghost, deck, top,
                                    pile, n_pile, deal, hist, turns, me, card_value, r)  # fmt: skip
                 else:

@@ -29,6 +29,7 @@ from simulator.engine.unmanaged import (
     unmanaged_item,
     unmanaged_row,
 )
+from simulator.games.spokelse.human import forget_nb, human_of_nb, random_place_nb, random_source_nb, slips_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -127,8 +128,11 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
     has any) receive each turn.
 
     The turn loop indexes arrays directly and calls no function that takes an array but
-    the strategies: a call there (even one numba inlines) keeps reference counting calls
-    in the loop, and they cost more than the rest of the turn.
+    the strategies and the human pieces (human.py), both inlined by LLVM: any other call
+    there (even one numba inlines) keeps reference counting calls in the loop, and they
+    cost more than the rest of the turn.  A player's ``forget`` and ``slip`` (its row's
+    FORGET_AT and SLIP_AT, 0 when the row is shorter) are read once per round; at 0 the
+    loop draws nothing for them (docs/human-players.md).
     """
     sids = int64_at(at[0], (2,))
     params = float64_at(at[1], (2, n_params))
@@ -159,12 +163,16 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
     o0, o1 = unmanaged_row(obs, 0), unmanaged_row(obs, 1)
     pr0, pr1 = unmanaged_row(params, 0), unmanaged_row(params, 1)
     r0, r1 = unmanaged_item(rng, 1), unmanaged_item(rng, 2)
+    f0, e0 = human_of_nb(params, 0, n_params)  # forget and slip (human.py); 0 for plain play
+    f1, e1 = human_of_nb(params, 1, n_params)
     while True:
         if turns >= TURN_CAP:  # RULES.md §3: safety cap, the round ends as it stands
             capped = 1
             break
-        # The player's strategy, row, parameters and stream: one call site per decision.
-        sid, o, pr, r = (sids[0], o0, pr0, r0) if p == 0 else (sids[1], o1, pr1, r1)
+        # The player's strategy, row, parameters, stream, forget and slip: one call site per decision.
+        sid, o, pr, r, f, e = (sids[0], o0, pr0, r0, f0, e0) if p == 0 else (sids[1], o1, pr1, r1, f1, e1)
+        if f > 0.0:  # docs/human-players.md: forgetting at the start of the turn
+            forget_nb(obs, seen, p, pile[n_pile - 1] if n_pile > 0 else -1, f, r)
         # 1. Take the stock card or the discard top.
         obs[p, PHASE] = SOURCE
         obs[p, HAND] = -1
@@ -179,12 +187,16 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
             obs[p, DISCARD_VALUE] = -1
         obs[p, STOCK_LEFT] = 52 - top
         obs[p, TURN] = turns
-        a = decide_nb(sid, o, pr, r)
+        slipped = e > 0.0 and slips_nb(e, r)  # docs/human-players.md: a slip, the strategy not asked
+        if slipped:
+            a = random_source_nb(n_pile > 0, r)
+        else:
+            a = decide_nb(sid, o, pr, r)
         if a == STOCK:
             c = deck[top]
             top += 1
             from_discard = 0
-            # The drawer learns where this card is (perfect memory): one fewer unseen of its rank.
+            # The drawer learns where this card is: one fewer unseen of its rank.
             bit = np.uint64(1) << np.uint64(c)
             obs[p, UNSEEN_OF[c]] -= np.int64((seen[p] & bit) == 0)
             seen[p] |= bit
@@ -197,6 +209,13 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
                 d = pile[n_pile - 1]
                 obs[p, DISCARD_TOP] = d
                 obs[p, DISCARD_VALUE] = card_value[d]
+                # The card under it is face up again: both see it (a no-op unless forgotten).
+                bit = np.uint64(1) << np.uint64(d)
+                q = UNSEEN_OF[d]
+                obs[0, q] -= np.int64((seen[0] & bit) == 0)
+                obs[1, q] -= np.int64((seen[1] & bit) == 0)
+                seen[0] |= bit
+                seen[1] |= bit
             else:
                 obs[p, DISCARD_TOP] = -1
                 obs[p, DISCARD_VALUE] = -1
@@ -208,7 +227,12 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
         obs[p, HAND] = c
         obs[p, HAND_VALUE] = card_value[c]
         obs[p, FROM_DISCARD] = from_discard
-        b = decide_nb(sid, o, pr, r)
+        # A card a slip took from the pile is placed at random too (no draw for the slip):
+        # the strategy may have no legal place for a card it would never take.
+        if (slipped and from_discard == 1) or (e > 0.0 and slips_nb(e, r)):
+            b = random_place_nb(from_discard == 1, r)
+        else:
+            b = decide_nb(sid, o, pr, r)
         if 0 <= b < 4:
             out = slot[p, b]
             slot[p, b] = c
@@ -237,9 +261,9 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
         n_pile += 1
         # Both players see the card thrown face up (branch-free: cards come in random order).
         bit = np.uint64(1) << np.uint64(out)
-        r = UNSEEN_OF[out]
-        obs[0, r] -= np.int64((seen[0] & bit) == 0)
-        obs[1, r] -= np.int64((seen[1] & bit) == 0)
+        q = UNSEEN_OF[out]
+        obs[0, q] -= np.int64((seen[0] & bit) == 0)
+        obs[1, q] -= np.int64((seen[1] & bit) == 0)
         seen[0] |= bit
         seen[1] |= bit
         if turns < log.shape[0]:

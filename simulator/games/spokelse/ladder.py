@@ -41,7 +41,7 @@ def _player(spec: str) -> tuple[int, int, np.ndarray, np.ndarray]:
     """(kind, builtin id, params, belief settings) of a ladder spec."""
     import simulator.games.spokelse.strategies  # noqa: F401
     from simulator.games.spokelse.duel import BELIEF, BUILTIN, CLAIRVOYANT, SEARCH
-    from strategies.registry import parse_spec
+    from strategies.registry import PARAM_ROW, parse_spec
 
     tuned = parse_spec(TUNED_EXPECT, "spokelse").params
     name, _, body = spec.partition(":")
@@ -55,7 +55,7 @@ def _player(spec: str) -> tuple[int, int, np.ndarray, np.ndarray]:
                 values[key] = float(raw)
             except ValueError:
                 raise InputError(f"{spec}: {key}={raw!r} is not a number") from None
-        p = np.zeros(8)
+        p = np.zeros(PARAM_ROW)  # search's layout; forget and slip 0 (the belief search remembers)
         p[0], p[1], p[2:6], p[6], p[7] = values["samples"], values["margin"], tuned[:4], 13, values["z"]
         b = np.array([3.0, values["eps"], 1.0])  # the model: tuned expect (builtin id 3)
         return (BELIEF if name == "belief" else CLAIRVOYANT), 0, p, b

@@ -22,7 +22,9 @@ them is importable from here:
   ``choose_place``);
 - this module: the moves, the end, the score, a round and a match;
 - :mod:`~simulator.games.spokelse.reference_records`: the records of a round and
-  a match, and how they read as a trace (``RoundRecord``, ``format_round``).
+  a match, and how they read as a trace (``RoundRecord``, ``format_round``);
+- :mod:`~simulator.games.spokelse.reference_human`: how a human-like player forgets
+  and slips (docs/human-players.md).
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ import numpy as np
 from simulator.engine.cards import rank_of
 from simulator.engine.rng import DEALER, Stream
 from simulator.games.spokelse.observation import Place, Source
+from simulator.games.spokelse.reference_human import (
+    forget_cards,
+    human_values,
+    random_place,
+    random_source,
+    slips,
+)
 from simulator.games.spokelse.reference_records import (
     MatchRecord,
     RoundRecord,
@@ -123,7 +132,12 @@ def take_from_stock(table: Table, seat: int) -> int:
 
 def take_from_discard(table: Table) -> int:
     """Take the face-up top of the discard pile (both players have seen it)."""
-    return table.discard.pop()  # RULES.md §3: ... or the top card of the discard pile
+    card = table.discard.pop()  # RULES.md §3: ... or the top card of the discard pile
+    if table.discard:
+        # The card under it is face up again, seen by both (it was, unless one forgot it).
+        for seat in range(N_SEATS):
+            table.seen[seat].add(table.discard[-1])
+    return card
 
 
 def throw_on_discard(table: Table, card: int) -> None:
@@ -149,19 +163,41 @@ def seat_to_play(table: Table) -> int:
 
 
 def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray]) -> Turn:
-    """One turn: take a card, then swap it into a slot or discard it."""
+    """One turn: take a card, then swap it into a slot or discard it.
+
+    A human-like player (docs/human-players.md) first forgets, then may slip at either
+    decision (:mod:`~simulator.games.spokelse.reference_human`)."""
     seat = seat_to_play(table)
     player, rng = players[seat], rngs[seat]
-    source = choose_source(table, player, seat, rng)
+    forget, slip = human_values(player.params)
+    forgotten = forget_cards(table, seat, forget, rng) if forget > 0 else []
+    slipped = slips(slip, rng)
+    if slipped:
+        source = random_source(table, rng)
+    else:
+        source = choose_source(table, player, seat, rng)
     card = take_from_stock(table, seat) if source == Source.STOCK else take_from_discard(table)
-    place = choose_place(table, player, seat, card, source, rng)
+    # A card a slip took from the pile is placed at random as well, with no draw for a slip:
+    # the strategy may have no legal place for a card it would never take (passive, threshold).
+    slipped_place = (slipped and source == Source.DISCARD_PILE) or slips(slip, rng)
+    if slipped_place:
+        place = random_place(source == Source.DISCARD_PILE, rng)
+    else:
+        place = choose_place(table, player, seat, card, source, rng)
     if place == Place.DISCARD:
         throw_on_discard(table, card)  # RULES.md §3: discard it face up (only a card from the stock)
         discarded = card
     else:
         discarded = swap_into_slot(table, seat, int(place), card, source == Source.DISCARD_PILE)
     record = Turn(
-        turn=table.turn, seat=seat, source=int(source), taken=card, place=int(place), discarded=discarded
+        turn=table.turn,
+        seat=seat,
+        source=int(source),
+        taken=card,
+        place=int(place),
+        discarded=discarded,
+        forgotten=tuple(forgotten),
+        slips=(slipped, slipped_place),
     )
     table.turns.append(record)
     table.turn += 1

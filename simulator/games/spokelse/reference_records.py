@@ -74,9 +74,17 @@ def format_round(record: RoundRecord, *, names: Sequence[str] | None = None) -> 
     lines.append(f"  discard pile: {name(record.initial_discard)} face up; stock: {stock} cards")
     lines.append("Turns:")
     # Which of its own slots each seat knows (RULES.md §3: the two looked at, then every slot
-    # it has swapped a card into): only a slot it did not know reveals a card it had not seen.
+    # it has swapped a card into, less those it forgot): only a slot it did not know reveals
+    # a card it had not seen, or had forgotten (docs/human-players.md).
     known = [set(LOOKED_AT) for _ in range(N_SEATS)]
+    forgot = [set() for _ in range(N_SEATS)]  # slots it knew once and forgot
+    row = [list(record.initial_slots[s]) for s in range(N_SEATS)]
     for t in record.turns:
+        lost = [i for i in sorted(known[t.seat]) if row[t.seat][i] in t.forgotten]
+        known[t.seat] -= set(lost)
+        forgot[t.seat] |= set(lost)
+        start = f"forgets {', '.join(name(c) for c in t.forgotten)}, then " if t.forgotten else ""
+        slip_source, slip_place = (" (a slip)" if s else "" for s in t.slips)
         if t.source == Source.STOCK:
             stock -= 1
             source = "the stock"
@@ -87,11 +95,15 @@ def format_round(record: RoundRecord, *, names: Sequence[str] | None = None) -> 
         elif t.place in known[t.seat]:
             action = f"swaps it into slot {t.place} for the {name(t.discarded)} it knew was there"
         else:
-            action = f"swaps it into slot {t.place}, revealing {name(t.discarded)} (not seen before)"
+            seen = "forgotten" if t.place in forgot[t.seat] else "not seen before"
+            action = f"swaps it into slot {t.place}, revealing {name(t.discarded)} ({seen})"
             known[t.seat].add(t.place)
+            forgot[t.seat].discard(t.place)
+        if t.place != Place.DISCARD:
+            row[t.seat][t.place] = t.taken
         lines.append(
-            f"  turn {t.turn + 1:3d}  {who[t.seat]} takes {name(t.taken)} from {source}, {action}"
-            f"; discard pile top {name(t.discarded)}, stock {stock}"
+            f"  turn {t.turn + 1:3d}  {who[t.seat]} {start}takes {name(t.taken)} from {source}{slip_source}, "
+            f"{action}{slip_place}; discard pile top {name(t.discarded)}, stock {stock}"
         )
     n = len(record.turns)
     if record.capped:

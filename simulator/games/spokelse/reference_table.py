@@ -31,6 +31,9 @@ class Turn:
     :class:`Source`, ``place`` a :class:`Place`; ``taken`` is the card taken;
     ``discarded`` the card that went face up on the discard pile (the taken
     card itself when ``place == Place.DISCARD``, else the card swapped out).
+    A human-like player (docs/human-players.md) adds what it forgot as the turn
+    began (``forgotten``, in card order) and which of its two decisions were slips
+    (``slips``: source, place); the kernel's move log holds the first six fields.
     """
 
     turn: int
@@ -39,6 +42,8 @@ class Turn:
     taken: int
     place: int
     discarded: int
+    forgotten: tuple[int, ...] = ()
+    slips: tuple[bool, bool] = (False, False)
 
 
 # --- the table ----------------------------------------------------------------
@@ -61,7 +66,7 @@ class Table:
     discard: list[int]  # face up; discard[-1] is the top
     knows_slot: list[list[bool]]  # knows_slot[seat][i]: the owner knows its slot i
     public_slot: list[list[bool]]  # public_slot[seat][i]: both know it (taken from the discard pile)
-    seen: list[set[int]]  # seen[seat]: every card whose place the seat knows (perfect memory)
+    seen: list[set[int]]  # seen[seat]: every card whose place the seat knows (less what it forgot)
     totals_half: tuple[int, int] = (0, 0)  # match totals before this round (observation only)
     target_half: int = 0  # the match target in half points; 0 in round play
     turn: int = 0  # turns finished

@@ -103,8 +103,10 @@ def observe(table: Table, seat: int, phase: int, hand: int = -1, from_discard: b
             obs[SLOT + i] = table.slots[seat][i]
             obs[SLOT_VALUE + i] = mine[i]
         # RULES.md §3: a card taken from the discard pile into a slot is known to both players
-        if table.public_slot[other(seat)][i]:
-            obs[OPP_SLOT + i] = table.slots[other(seat)][i]
+        # (shown while the player remembers it: docs/human-players.md)
+        theirs = table.slots[other(seat)][i]
+        if table.public_slot[other(seat)][i] and theirs in table.seen[seat]:
+            obs[OPP_SLOT + i] = theirs
     # Summaries of the own row (RULES.md §5's H and U): the highest known value and the
     # lowest-numbered slot holding it, and the lowest-numbered unknown slot.
     known = {i: v for i, v in enumerate(mine) if v is not None}

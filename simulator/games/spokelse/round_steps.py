@@ -1,8 +1,9 @@
 """A Spøkelse round step by step, with the player's history kept: what the calibration and the
 search duels share.
 
-Both replay exactly the kernel's rounds (the same streams and the same moves;
-``tests/games/spokelse/test_calibration.py`` and ``test_ladder.py`` check it), but they stop
+Both replay exactly the kernel's rounds (the same streams and the same moves, forgetting and
+slips included: human.py; ``tests/games/spokelse/test_calibration.py``, ``test_ladder.py``
+and ``test_human.py`` check it), but they stop
 at every decision of one seat to ask the belief.  So they keep the round loop in their own
 chunks, and take its steps from here: the start of a round, what a seat sees before it
 chooses a source, taking the card, placing it, and the final scores.  RULES.md §3.
@@ -14,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.games.spokelse.human import forget_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -71,10 +73,19 @@ def before_source_nb(o, pile, n_pile, card_value, top, turns):
 
 
 @njit(cache=True)
-def take_nb(a, p, o, deck, top, pile, n_pile, seen, card_value):
-    """Seat ``p`` takes the stock card (``a == 0``) or the discard top; its observation then
-    shows the card in hand.  Returns the card, whether it came from the pile, and the new
-    ``top`` and ``n_pile``."""
+def forget_at_turn_nb(p, obs, seen, pile, n_pile, forget, rng):
+    """The start of seat ``p``'s turn: with ``forget`` above 0 it forgets as the kernel's
+    players do (human.py; nothing is drawn at 0)."""
+    if forget > 0.0:
+        forget_nb(obs, seen, p, pile[n_pile - 1] if n_pile > 0 else -1, forget, rng)
+
+
+@njit(cache=True)
+def take_nb(a, p, obs, deck, top, pile, n_pile, seen, card_value):
+    """Seat ``p`` takes the stock card (``a == 0``) or the discard top; its observation
+    ``obs[p]`` then shows the card in hand.  Returns the card, whether it came from the
+    pile, and the new ``top`` and ``n_pile``."""
+    o = obs[p]
     if a == 0:
         c = deck[top]
         top += 1
@@ -88,6 +99,12 @@ def take_nb(a, p, o, deck, top, pile, n_pile, seen, card_value):
         c = pile[n_pile]
         fd = 1
         _show_discard_top_nb(o, pile, n_pile, card_value)
+        if n_pile > 0:  # the card under it is face up again: both see it (unless forgotten, they had)
+            d = pile[n_pile - 1]
+            bit = np.uint64(1) << np.uint64(d)
+            for s in range(2):
+                obs[s, UNSEEN + d % 13] -= np.int64((seen[s] & bit) == 0)
+                seen[s] |= bit
     o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = PLACE, c, card_value[c], fd
     return c, fd, top, n_pile
 
@@ -136,4 +153,12 @@ def final_scores_nb(slot, ghost, card_value, me, out):
         out[k] = s
 
 
-__all__ = ["DEALER", "before_source_nb", "final_scores_nb", "place_nb", "start_round_nb", "take_nb"]
+__all__ = [
+    "DEALER",
+    "before_source_nb",
+    "final_scores_nb",
+    "forget_at_turn_nb",
+    "place_nb",
+    "start_round_nb",
+    "take_nb",
+]

@@ -2,7 +2,8 @@
 
 The game is played by the readable reference (:mod:`simulator.games.spokelse.reference`)
 with its own deal, decision and dealer streams, so ``--seed`` replays the same deals
-and the bot plays as it does in ``simulate``.  Your seat is a player whose ``decide``
+and the bot plays as it does in ``simulate`` (forgetting and slipping too, when it is given
+``forget`` or ``slip``: the reference plays them, docs/human-players.md).  Your seat is a player whose ``decide``
 shows exactly what the observation holds (your row with ``?`` for the slots you have
 not seen, the discard top, the stock count, the opponent's public slots) and asks.
 """
@@ -41,6 +42,7 @@ from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS, Rules
 from simulator.tabletop.console import Left, Seat, choose
 from simulator.tabletop.outcome import Outcome
+from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -57,7 +59,7 @@ class Human:
     opponent: str
     name: str = "you"
     spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     decisions: list[Decision] = field(default_factory=list)
     # Set by the table before each turn, for the advice's copy of the state.
     table: ref.Table | None = None

@@ -6,7 +6,9 @@ turn log must equal the reference's list of :class:`Turn`, and the scores,
 the number of turns and the capped flag must match.  A strategy reacts only to
 the fields it reads, so a last test plays a *digest* strategy whose every
 choice depends on all OBS_SIZE fields of its observation: any field the kernel
-fills differently from the reference changes the game from there on.
+fills differently from the reference changes the game from there on.  The same holds
+for players that forget and slip (docs/human-players.md), every shipped strategy and the
+digest among them.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from simulator.engine.rng import mix64_nb
 from simulator.games.spokelse import kernel
 from simulator.games.spokelse.observation import (
     FROM_DISCARD,
-    MAX_PARAMS,
     OBS_SIZE,
     PHASE,
     SOURCE,
@@ -33,9 +34,10 @@ from simulator.games.spokelse.observation import (
 )
 from simulator.games.spokelse.reference import RoundRecord, play_round
 from simulator.games.spokelse.rules import LOG_FIELDS
+from simulator.games.spokelse.strategies import expect_nb, search_nb
 from simulator.games.spokelse.variants import TURN_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
-from strategies import Player, parse_spec
+from strategies import FORGET_AT, PARAM_ROW, SLIP_AT, Player, parse_spec
 
 # Every shipped strategy, threshold at both ends of its range, the default and between
 # grid points' halves, expect with its defaults, eager (a high floor, little patience, aces
@@ -249,10 +251,11 @@ def digest_nb(obs, params, rng):
 
 
 class Digest:
-    def __init__(self, discard_rate: float, salt: int) -> None:
-        self.name = f"digest({discard_rate}, {salt})"
-        self.params = np.zeros(MAX_PARAMS)
+    def __init__(self, discard_rate: float, salt: int, forget: float = 0.0, slip: float = 0.0) -> None:
+        self.name = f"digest({discard_rate}, {salt}, forget={forget}, slip={slip})"
+        self.params = np.zeros(PARAM_ROW)
         self.params[:2] = discard_rate, salt
+        self.params[FORGET_AT], self.params[SLIP_AT] = forget, slip
         self.decide = digest_nb
 
 
@@ -284,3 +287,98 @@ def test_kernel_fills_every_observation_field_like_the_reference(
             assert any(t.source == Source.DISCARD_PILE for t in rec.turns)
     if rates[0] > 0.9:
         assert n_capped > 0  # the cap is compared too
+
+
+@pytest.mark.parametrize(
+    ("rates", "human"),
+    [
+        ((0.5, 0.5), ((0.3, 0.0), (0.0, 0.2))),
+        ((0.3, 0.6), ((1.0, 0.1), (0.5, 0.5))),
+        ((0.5, 0.4), ((1.0, 1.0), (0.1, 0.0))),
+    ],
+    ids=["forget-slip", "forget-all", "slip-all"],
+)
+def test_a_player_that_forgets_and_slips_sees_every_field_as_in_the_reference(
+    digest_trace: Callable, rates: tuple[float, float], human: tuple[tuple[float, float], ...]
+) -> None:
+    """Forgetting changes the observation (own slots, the opponent's public slots, the unseen
+    counts, HIGH...): the digest would part ways at the first field the kernel forgets
+    differently."""
+    players = (Digest(rates[0], 1, *human[0]), Digest(rates[1], 2, *human[1]))
+    plain = (Digest(rates[0], 1), Digest(rates[1], 2))
+    differs = 0
+    for i, (rules, dealer, match_play) in enumerate(itertools.product(JACKS, (0, 1), (False, True))):
+        for seed, game, deal in CASES[i::4]:
+            kw = {"seed": seed, "game": game, "deal": deal, "dealer": dealer, "match_play": match_play}
+            rec = assert_same_round(players, (0, 0), rules, trace=digest_trace, **kw)
+            base = play_round(
+                rules, plain, seed=seed, game=game, deal=deal, dealer=dealer, match_play=match_play
+            )
+            differs += reference_rows(rec) != reference_rows(base)
+    assert differs > 0  # forgetting and slips changed the games: the comparison is not of plain play
+
+
+# --- every shipped strategy, forgetting and slipping --------------------------------
+
+HUMAN = ("forget=0.2", "slip=0.15", "forget=0.5,slip=0.3", "forget=1", "slip=1", "forget=1,slip=1")
+KERNEL_SPECS = (
+    "passive",
+    "random",
+    "threshold:k=4",
+    "threshold:k=0",
+    "expect",
+    "expect:k=2,patience=0.5,pile=1,open=41",
+)
+OPPONENTS = ("threshold:k=4", "expect:forget=0.1,slip=0.05")
+
+
+def with_human(spec: str, human: str) -> Player:
+    return parse_spec(f"{spec}{',' if ':' in spec else ':'}{human}", "spokelse")
+
+
+@pytest.mark.parametrize("human", HUMAN)
+@pytest.mark.parametrize("spec", KERNEL_SPECS)
+def test_a_human_player_plays_the_reference_game(spec: str, human: str) -> None:
+    """Move by move, in both seats, against a plain and a human opponent."""
+    me = with_human(spec, human)
+    differs = 0
+    for opp_spec in OPPONENTS:
+        opp = parse_spec(opp_spec, "spokelse")
+        for players in ((me, opp), (opp, me)):
+            sids = (sid_of(players[0]), sid_of(players[1]))
+            for i, (rules, dealer, match_play) in enumerate(itertools.product(JACKS, (0, 1), (False, True))):
+                for seed, game, deal in CASES[i % 3 :: 3]:
+                    kw = {
+                        "seed": seed,
+                        "game": game,
+                        "deal": deal,
+                        "dealer": dealer,
+                        "match_play": match_play,
+                    }
+                    rec = assert_same_round(players, sids, rules, **kw)
+                    plain = tuple(p.plain if p is me else p for p in players)
+                    base = play_round(rules, plain, seed=seed, game=game, deal=deal, dealer=dealer,
+                                      match_play=match_play)  # fmt: skip
+                    differs += reference_rows(rec) != reference_rows(base)
+    # passive reads nothing and draws nothing, so forgetting alone leaves its games as they were
+    if spec == "passive" and "slip" not in human:
+        assert differs == 0
+    else:
+        assert differs > 0
+
+
+@pytest.fixture(scope="module")
+def search_trace() -> Callable:
+    return specialised_kernel(kernel, [search_nb, expect_nb]).trace_round_nb
+
+
+@pytest.mark.parametrize("human", ["forget=0.3", "slip=0.2", "forget=1,slip=0.1"])
+def test_search_forgetting_and_slipping_plays_the_reference_game(search_trace: Callable, human: str) -> None:
+    """search samples its worlds from the observation, forgotten discards under the pile."""
+    me = with_human("search:samples=4", human)
+    opp = parse_spec("expect:forget=0.2", "spokelse")
+    for players, sids in (((me, opp), (0, 1)), ((opp, me), (1, 0))):
+        for seed, game, deal in CASES[::6]:
+            for match_play in (False, True):
+                assert_same_round(players, sids, Rules(), seed=seed, game=game, deal=deal, dealer=1,
+                                  match_play=match_play, trace=search_trace)  # fmt: skip
