@@ -45,6 +45,23 @@ def play_cmd(
             help="Gris games: save your measured reaction profile (JSON) for --reaction SEAT=FILE.",
         ),
     ] = None,
+    save_profile: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-profile",
+            metavar="FILE",
+            help="Save your player profile (JSON): in Spøkelse your memory estimated from your "
+            "choices, for -s expect@FILE; in the Gris games your reaction profile, for --reaction.",
+        ),
+    ] = None,
+    face_down: Annotated[
+        bool,
+        typer.Option(
+            "--face-down",
+            help="Spøkelse: the cards in the rows lie face down as at a real table (you must remember "
+            "them); your memory is estimated at the end.",
+        ),
+    ] = False,
     signal_wait: Annotated[
         str,
         typer.Option(
@@ -67,7 +84,7 @@ def play_cmd(
         play(
             game.value, vs or [], players=players, seed=seed, rules=parse_rule_options(rule),
             reaction=reaction, advice_samples=advice_samples, save_reaction=save_reaction,
-            signal_wait=signal_wait,
+            signal_wait=signal_wait, save_profile=save_profile, face_down=face_down,
         )  # fmt: skip
     except (Left, KeyboardInterrupt, EOFError) as exc:
         said = str(exc) if isinstance(exc, Left) else ""

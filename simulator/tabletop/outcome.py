@@ -21,7 +21,8 @@ class Reactions:
 @dataclass
 class Outcome:
     """What a sitting produced: the match record (the reference's), your decisions with the
-    advisor's, and (Gris games) your measured reaction times.
+    advisor's, (Gris games) your measured reaction times and (Spøkelse, when asked) the
+    estimate of how well you remember.
 
     ``advice`` holds one entry per decision of yours: a ``Pass`` (Gris games) or an
     ``Advice`` with the estimated cost (Spøkelse); ``profile`` is the saved reaction
@@ -34,3 +35,4 @@ class Outcome:
     advice: list = field(default_factory=list)
     reactions: Reactions = field(default_factory=Reactions)
     profile: dict | None = None
+    memory: Any = None  # Spøkelse: the estimate of your forget (memory_estimate.MemoryEstimate)

@@ -9,7 +9,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simulator.engine.reaction_file import check_target, fit, write_profile
+from simulator.engine import player_file
+from simulator.engine.reaction_file import check_target, clamped, fit, write_profile
 from simulator.errors import InputError
 from simulator.games import Game, get_game
 from simulator.running.setup import Setup, check_game_index
@@ -76,6 +77,8 @@ def play(
     save_reaction: str | Path | None = None,
     signal_wait: Sequence[float] | str = DEFAULT_WAIT,
     game_index: int = 0,
+    save_profile: str | Path | None = None,
+    face_down: bool = False,
 ) -> Outcome:
     """Play a match against the bots at ``seat`` (a terminal unless given), then advise.
 
@@ -100,6 +103,14 @@ def play(
         ``(MIN, MAX)`` seconds before another player's signal is shown, uniform.
     game_index
         Which game of the run with this seed is played (its streams), default 0.
+    save_profile
+        Write your player profile there (:mod:`simulator.engine.player_file`): in Spøkelse the
+        estimate of your ``forget`` from your choices (``-s expect@FILE`` plays it), in the
+        Gris games your reaction profile.
+    face_down
+        Spøkelse: the cards in the rows show only their backs, as at a real table (you see
+        slots 0 and 1 once as each round begins, and a card while it is in your hand), and
+        your ``forget`` is estimated at the end.
 
     Returns
     -------
@@ -123,9 +134,16 @@ def play(
         raise InputError(f"{g.name} has no reaction; --save-reaction is for the Gris games")
     if save_reaction is not None:
         check_target(save_reaction)
+    if face_down and g.uses_reaction:
+        raise InputError(f"--face-down is for Spøkelse (in {g.name} your hand is always in view)")
+    if save_profile is not None:
+        player_file.check_target(save_profile)
+    extra = {"face_down": bool(face_down), "memory": bool(face_down) or save_profile is not None}
     seat = seat or Terminal()
     seat.show(f"kortsim play {g.name}, seed {setup.seed} (--seed {setup.seed} replays these deals)")
-    outcome = table.sit(seat, setup, samples=advice_samples, wait=wait, index=game_index)
+    outcome = table.sit(
+        seat, setup, samples=advice_samples, wait=wait, index=game_index, **({} if g.uses_reaction else extra)
+    )
     if g.uses_reaction:
         for line in reaction_lines(outcome.reactions, setup.table.reaction[1:]):
             seat.show(line)
@@ -139,7 +157,27 @@ def play(
             seat.show(
                 f"wrote your reaction profile to {save_reaction} (use: --reaction SEAT={save_reaction})"
             )
+    if save_profile is not None:
+        _save_profile(seat, save_profile, g, outcome)
     return outcome
+
+
+def _save_profile(seat: Seat, path: str | Path, g: Game, outcome: Outcome) -> None:
+    """Write the player profile of ``outcome`` and say how to use it."""
+    memory = outcome.memory.to_json() if outcome.memory is not None else None
+    reaction = None
+    if g.uses_reaction and len(outcome.reactions.times) >= 2:
+        reaction = clamped(fit(outcome.reactions.times))  # as --save-reaction writes it
+    if memory is None and reaction is None:
+        seat.show(f"nothing measured to save in {path} (no decisions or fewer than two reaction times)")
+        return
+    player_file.write(path, g.name, memory=memory, reaction=reaction)
+    uses = []
+    if memory is not None:
+        uses.append(f"-s {g.best_strategy}@{path}")
+    if reaction is not None:
+        uses.append(f"--reaction SEAT={path}")
+    seat.show(f"wrote your player profile to {path} (use: {' or '.join(uses)})")
 
 
 def reaction_lines(reactions: Reactions, bots: Sequence[tuple[float, float]] = ()) -> list[str]:

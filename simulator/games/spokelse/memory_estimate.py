@@ -12,48 +12,33 @@ under a value of ``forget`` sums over what it may have forgotten: a particle fil
 particle one set of forgotten cards, moved by the model's forgetting and weighted by the
 probability of the choice actually made; resampled when the weights run thin) estimates it
 on a grid of ``forget`` values, with ``slip`` profiled out on its own grid.  The estimate is
-the grid value of the highest likelihood; the 95% interval holds the grid values within the
-likelihood-ratio bound (twice the log-likelihood within 3.84 of the best).  Both are as good
+the grid value of the highest likelihood; the 95% interval runs between the nearest grid
+values outside the likelihood-ratio bound (twice the log-likelihood more than 3.84 below the
+best), so it holds every value the bound keeps, also between grid values.  Both are as good
 as the model: they say how much the choices look like forgetting to a player that otherwise
 plays like the model.  A pure function of the choices and the seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    FROM_DISCARD,
-    HAND,
-    OPP_SLOT,
-    PHASE,
-    PLACE,
-    SLOT,
-    SOURCE,
-)
+from simulator.games.spokelse.observation import DISCARD_TOP, FROM_DISCARD, HAND, PHASE, PLACE, SOURCE, Source
+from simulator.games.spokelse.reference_human import forget_card, forgettable
+from simulator.games.spokelse.reference_table import Table
+from simulator.games.spokelse.reference_view import observe
+from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS
+from strategies.registry import Player
 
-FORGET_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
-SLIP_GRID = (0.01, 0.03, 0.1, 0.3)
-PARTICLES = 256
+FORGET_GRID = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+SLIP_GRID = (0.02, 0.08, 0.3)
+PARTICLES = 128
 CHI2_95 = 3.841458820694124  # the 95% point of chi-square with 1 degree of freedom
 ESTIMATE_KEY = 0xF0267  # the estimate's own generator: it never touches the game's streams
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One decision as the estimate reads it: the observation with perfect memory, the
-    cards the player knew but could not see then, the answer and the seat's stream."""
-
-    round: int
-    obs: np.ndarray
-    known: tuple[int, ...]  # cards known but not seen now (own row, opponent's public, pile)
-    choice: int
-    rng: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -96,42 +81,54 @@ def legal_count(obs: np.ndarray) -> int:
     return N_SLOTS if obs[FROM_DISCARD] == 1 else N_SLOTS + 1
 
 
-def known_cards(obs: np.ndarray, under_top: Sequence[int]) -> tuple[int, ...]:
-    """The cards a player knows but cannot see now: its known slots, the opponent's public
-    slots, and the discard pile under its top (``under_top``)."""
-    own = [int(obs[SLOT + i]) for i in range(N_SLOTS) if obs[SLOT + i] >= 0]
-    theirs = [int(obs[OPP_SLOT + i]) for i in range(N_SLOTS) if obs[OPP_SLOT + i] >= 0]
-    return tuple(sorted(set(own) | set(theirs) | set(int(c) for c in under_top)))
-
-
-def _visible(obs: np.ndarray) -> set[int]:
+def seen_again(before: Table | None, now: Table, obs: np.ndarray) -> set[int]:
+    """The cards face up at some moment since the decision of ``before`` (the same round):
+    every card thrown on the pile, every card a take from the pile left on top, and what is
+    in view now (the discard top, the card in hand).  A forgotten card among them is known
+    again, as the reference plays it (reference.py: take_from_discard, throw_on_discard)."""
     seen = {int(obs[DISCARD_TOP])} if obs[DISCARD_TOP] >= 0 else set()
     if obs[PHASE] == PLACE and obs[HAND] >= 0:
         seen.add(int(obs[HAND]))
+    if before is None:
+        return seen
+    pile = list(before.discard)
+    for t in now.turns[len(before.turns) :]:
+        if t.source == Source.DISCARD_PILE and pile:
+            pile.pop()
+            if pile:
+                seen.add(pile[-1])
+        seen.add(t.discarded)
+        pile.append(t.discarded)
     return seen
 
 
+def forgotten_view(d: Decision, forgotten: Sequence[int]) -> np.ndarray:
+    """The observation of decision ``d`` as a player who forgot ``forgotten`` sees it (the
+    reference's own forgetting, reference_human.forget_card, on a copy of the table)."""
+    if not forgotten:
+        return d.obs
+    t = d.table
+    table = replace(t, seen=[set(x) for x in t.seen], knows_slot=[list(x) for x in t.knows_slot])
+    for c in forgotten:
+        forget_card(table, HUMAN, c)
+    return observe(table, HUMAN, int(d.obs[PHASE]), int(d.obs[HAND]), bool(d.obs[FROM_DISCARD]))
+
+
 def estimate(
-    choices: Sequence[Choice],
-    decide: Callable[[np.ndarray, np.ndarray], int],
-    view: Callable[[np.ndarray, Sequence[int]], np.ndarray],
-    model: str,
+    decisions: Sequence[Decision],
+    model: Player,
     seed: int = 0,
     particles: int = PARTICLES,
 ) -> MemoryEstimate:
-    """The maximum-likelihood ``forget`` of the player who made ``choices``.
+    """The maximum-likelihood ``forget`` of the player who made ``decisions``.
 
     Parameters
     ----------
-    choices : sequence of Choice
-        The player's decisions in order (rounds in order, each round's in play order).
-    decide : callable
-        ``decide(obs, rng)``: the model strategy's answer on an observation (with a copy of
-        the seat's stream as it stood).
-    view : callable
-        ``view(obs, forgotten)``: the observation as a player who forgot ``forgotten`` sees it.
-    model : str
-        The model strategy's spec (said with the estimate).
+    decisions : sequence of Decision
+        The player's decisions at the table, in order (tabletop.Human records them: the
+        observation with perfect memory, the table as it stood, the seat's stream).
+    model : Player
+        The strategy the player is taken to play otherwise (``expect`` at the table).
     seed : int
         Seeds the filter's generator (the estimate is a pure function of it and the choices).
     particles : int
@@ -139,65 +136,74 @@ def estimate(
     Returns
     -------
     MemoryEstimate
+
+    Raises
+    ------
+    ValueError
+        With no decisions.
     """
-    if not choices:
+    if not decisions:
         raise ValueError("no decisions to estimate a memory from")
+    if model.human:
+        raise ValueError(f"the model of a player's choices is a plain strategy, not {model.spec}")
+
+    answers: dict[tuple[int, frozenset[int]], int] = {}  # (decision, forgotten) -> the model's answer
+
+    def decide(k: int, forgotten: frozenset[int]) -> int:
+        key = (k, forgotten)
+        if key not in answers:
+            d = decisions[k]
+            view = forgotten_view(d, sorted(forgotten))
+            answers[key] = int(model.decide(view, model.params, d.rngs[HUMAN].copy()))
+        return answers[key]
+
     loglik = np.full((len(FORGET_GRID), len(SLIP_GRID)), -np.inf)
     for i, p in enumerate(FORGET_GRID):
         for j, e in enumerate(SLIP_GRID):
-            loglik[i, j] = _filter(choices, decide, view, p, e, seed, particles if p > 0 else 1)
+            loglik[i, j] = _filter(decisions, decide, p, e, seed, particles if p > 0 else 1)
     profile = loglik.max(axis=1)
     best = int(np.argmax(profile))
-    inside = [FORGET_GRID[i] for i in range(len(FORGET_GRID)) if 2 * (profile[best] - profile[i]) <= CHI2_95]
+    inside = [i for i in range(len(FORGET_GRID)) if 2 * (profile[best] - profile[i]) <= CHI2_95]
+    # The set within the bound lies between the nearest grid values outside it: those bound
+    # the interval (conservative: the likelihood is not known between grid values).
+    lo, hi = max(min(inside) - 1, 0), min(max(inside) + 1, len(FORGET_GRID) - 1)
     return MemoryEstimate(
         forget=FORGET_GRID[best],
-        forget_ci=(min(inside), max(inside)),
+        forget_ci=(FORGET_GRID[lo], FORGET_GRID[hi]),
         slip=SLIP_GRID[int(np.argmax(loglik[best]))],
-        decisions=len(choices),
-        model=model,
+        decisions=len(decisions),
+        model=model.spec,
         loglik=tuple(float(x) for x in profile),
     )
 
 
-def _filter(choices, decide, view, p: float, e: float, seed: int, n: int) -> float:
+def _filter(decisions, decide, p: float, e: float, seed: int, n: int) -> float:
     """The log-likelihood of the choices at ``forget=p``, ``slip=e`` (``n`` particles)."""
     gen = np.random.default_rng(np.random.SeedSequence([ESTIMATE_KEY, seed & (2**63 - 1)]))
-    forgotten: list[frozenset[int]] = [frozenset()] * n
-    weights = np.full(n, 1.0 / n)
+    forgotten: list[frozenset[int]] = []
+    weights = np.empty(0)
     total = 0.0
-    rnd = None
-    for ch in choices:
-        if ch.round != rnd:  # a new deal: nothing is remembered from the last round
-            rnd = ch.round
-            forgotten = [frozenset()] * n
-            weights = np.full(n, 1.0 / n)
-        seen_now = _visible(ch.obs)
-        known = set(ch.known)
-        if ch.obs[PHASE] == SOURCE and p > 0:  # a turn begins: each remembered card may go
-            moved = []
-            for f in forgotten:
-                f = frozenset(c for c in f if c in known and c not in seen_now)
-                keep = [c for c in ch.known if c not in f and c not in seen_now]
-                lost = [c for c, u in zip(keep, gen.random(len(keep)), strict=True) if u < p]
-                moved.append(f | frozenset(lost))
-            forgotten = moved
-        else:
-            forgotten = [frozenset(c for c in f if c in known and c not in seen_now) for f in forgotten]
-        answers: dict[frozenset[int], int] = {}
-        match = np.empty(n)
-        for k, f in enumerate(forgotten):
-            if f not in answers:
-                answers[f] = int(decide(view(ch.obs, sorted(f)), ch.rng.copy()))
-            match[k] = answers[f] == ch.choice
-        emit = (1.0 - e) * match + e / legal_count(ch.obs)
+    before: Decision | None = None
+    for i, d in enumerate(decisions):
+        if before is None or d.round != before.round:  # a new deal: nothing forgotten yet
+            forgotten, weights, before = [frozenset()] * n, np.full(n, 1.0 / n), None
+        again = seen_again(before.table if before else None, d.table, d.obs)
+        forgotten = [f - again for f in forgotten]
+        if d.obs[PHASE] == SOURCE and p > 0:  # its turn begins: each card out of view may go
+            known = np.array(forgettable(d.table, HUMAN), dtype=np.int64)
+            lost = gen.random((n, known.size)) < p  # a draw for every card of every particle
+            forgotten = [
+                f | frozenset(known[row].tolist()) if row.any() else f
+                for f, row in zip(forgotten, lost, strict=True)
+            ]
+        match = np.array([decide(i, f) == d.choice for f in forgotten], dtype=np.float64)
+        emit = (1.0 - e) * match + e / legal_count(d.obs)
         step = float(np.dot(weights, emit))
-        if step <= 0:
-            return -np.inf
         total += np.log(step)
         weights = weights * emit / step
         if 1.0 / float(np.dot(weights, weights)) < n / 2:  # thin weights: systematic resampling
-            idx = np.searchsorted(np.cumsum(weights), (gen.random() + np.arange(n)) / n)
-            idx = np.minimum(idx, n - 1)
+            idx = np.minimum(np.searchsorted(np.cumsum(weights), (gen.random() + np.arange(n)) / n), n - 1)
             forgotten = [forgotten[i] for i in idx]
             weights = np.full(n, 1.0 / n)
+        before = d
     return total

@@ -67,10 +67,23 @@ class Human:
     round: int = 0
     initial_discard: int = -1
 
+    #: Cards face down as at a real table (``--face-down``): you see your slots 0 and 1 once as
+    #: the round begins and every card while it is in your hand, then you must remember it.
+    face_down: bool = False
+    looked: int = -1  # the round whose first look was shown (face down)
+
     def decide(self, obs: np.ndarray, params: np.ndarray, rng: np.ndarray) -> int:
-        for line in render(obs, self.opponent):
+        if self.face_down and self.looked != self.round:
+            self.looked = self.round
+            self.seat.show(look_line(obs))
+        for line in render(obs, self.opponent, face_down=self.face_down):
             self.seat.show(line)
         choice = ask_source(self.seat, obs) if obs[PHASE] == SOURCE else ask_place(self.seat, obs)
+        return self.record(obs, int(choice))
+
+    def record(self, obs: np.ndarray, choice: int) -> int:
+        """Keep decision ``choice`` on ``obs`` with what the advice and the memory estimate
+        replay it from; returns ``choice``."""
         table = self.table
         public = {self.initial_discard} | {t.discarded for t in table.turns} if table else set()
         self.decisions.append(
@@ -93,8 +106,16 @@ def _slot(card: int, value: int, i: int) -> str:
     return f"{i}:?" if card < 0 else f"{i}:{name(card)} ({points(value)})"
 
 
-def render(obs: np.ndarray, opponent: str) -> list[str]:
-    """Your view of the table, from the observation alone (nothing hidden is read)."""
+def look_line(obs: np.ndarray) -> str:
+    """The look at the deal (face down): the two slots you know, before they are turned over."""
+    seen = [f"slot {i}: {name(obs[SLOT + i])} ({points(obs[SLOT_VALUE + i])})" for i in range(N_SLOTS)
+            if obs[SLOT + i] >= 0]  # fmt: skip
+    return f"   you look at {' and '.join(seen)}; now they lie face down: remember them"
+
+
+def render(obs: np.ndarray, opponent: str, face_down: bool = False) -> list[str]:
+    """Your view of the table, from the observation alone (nothing hidden is read); with
+    ``face_down`` every card in the rows shows only its back (▢), as at a real table."""
     top = (
         "empty" if obs[DISCARD_TOP] < 0 else f"{name(obs[DISCARD_TOP])} ({points(obs[DISCARD_VALUE])} points)"
     )
@@ -108,6 +129,8 @@ def render(obs: np.ndarray, opponent: str) -> list[str]:
     theirs = "  ".join(
         f"{i}:?" if obs[OPP_SLOT + i] < 0 else f"{i}:{name(obs[OPP_SLOT + i])}" for i in range(N_SLOTS)
     )
+    if face_down:
+        mine = theirs = "  ".join(f"{i}:▢" for i in range(N_SLOTS))
     if obs[PHASE] != SOURCE:  # the table was shown a moment ago: your row and the card in hand
         where = "the discard pile" if obs[FROM_DISCARD] else "the stock"
         return [
@@ -252,14 +275,19 @@ def play_match(seat: Seat, rules: Rules, players: Sequence, *, seed: int, game: 
     return ref.MatchRecord(first_dealer=first, rounds=rounds, totals_half=(totals[0], totals[1]), loser=loser)
 
 
-def sit(seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], index: int) -> Outcome:
+def sit(
+    seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], index: int,
+    face_down: bool = False, memory: bool = False,
+) -> Outcome:  # fmt: skip
     """A match at the table for ``setup`` (seat 0 holds the advisor, seat 1 the bot), then
     the advisor's choices and, with ``samples`` > 0, what yours cost
-    (:mod:`~simulator.games.spokelse.tabletop_advice`).  ``wait`` is not used here."""
+    (:mod:`~simulator.games.spokelse.tabletop_advice`).  ``wait`` is not used here.
+    ``face_down``: the rows' cards show only their backs; ``memory``: estimate your
+    ``forget`` from your choices (:mod:`~simulator.games.spokelse.memory_estimate`)."""
     from simulator.games.spokelse import tabletop_advice
 
     advisor, bot = setup.players
-    human = Human(seat, opponent=bot.family.name)
+    human = Human(seat, opponent=bot.family.name, face_down=face_down)
     match = play_match(seat, setup.table.rules, [human, bot], seed=setup.seed, game=index)
     seat.show("")
     if samples and human.decisions:
@@ -270,4 +298,14 @@ def sit(seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], in
         raise Left("stopped while pricing your choices; the match itself was played to its end") from None
     for line in tabletop_advice.advice_lines(advice, advisor.family.name):
         seat.show(line)
-    return Outcome(setup.game.name, setup.seed, match, advisor.spec, advice)
+    outcome = Outcome(setup.game.name, setup.seed, match, advisor.spec, advice)
+    if memory and human.decisions:
+        from simulator.games.spokelse.memory_estimate import estimate
+
+        seat.show("Estimating your memory from your choices ...")
+        try:
+            outcome.memory = estimate(human.decisions, advisor, seed=setup.seed)
+        except KeyboardInterrupt:
+            raise Left("stopped while estimating your memory; the match was played to its end") from None
+        seat.show(outcome.memory.words())
+    return outcome
