@@ -21,6 +21,7 @@ from simulator.analysis.tuning.plan import MAX_ITERATE, MAX_TRIALS, TunePlan, pl
 from simulator.analysis.tuning.result import TuneResult, build_summary, trials_frame, write_outputs
 from simulator.analysis.tuning.search import Search, make_pruner
 from simulator.analysis.tuning.space import DEFAULT_TRIALS
+from simulator.engine.arguments import callback, flag, optional_path
 from simulator.errors import InputError
 from simulator.games.base import Game
 from simulator.running.claim import resume_seed
@@ -196,11 +197,12 @@ def tune(
     Raises
     ------
     InputError
-        For any bad input, in one line, before anything is played.
+        For any bad input (a wrong type, a value out of range), in one line naming the
+        argument, before anything is played.
     """
-    if out is not None and not isinstance(out, str | Path):
-        raise InputError(f"--out takes a folder (a str or Path), not {out!r}")
-    folder = None if out is None else Path(out)
+    folder = optional_path(out, "--out")
+    resume = flag(resume, "resume")
+    callback(on_trial, "on_trial")
     if resume and folder is None:
         raise InputError("--resume needs --out DIR (the tune's folder)")
     seed = resume_seed(seed, folder, resume)
