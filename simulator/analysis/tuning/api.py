@@ -60,7 +60,11 @@ def _iteration(
     ev.play_start(start, saved)
     if out is not None and saved is None:
         storage.save_start(out, it, ev.start_t, ev.start_ok)
-    search = Search(_study(plan, out, it, start), plan.space, ev, plan.seed, it)
+    grid = plan.space.grid(plan.search.rules)
+    enumerating = grid is not None and len(grid) <= plan.trials  # the whole space, point by point
+    search = Search(
+        _study(plan, out, it, start), plan.space, ev, plan.seed, it, grid=grid, enumerating=enumerating
+    )
     search.restore()
     search.cache.setdefault(plan.space.key_of(start, plan.search.rules), ev.start_entry())
     search.run(plan.trials, on_trial)
@@ -174,7 +178,10 @@ def tune(
         (:mod:`simulator.analysis.tuning.seeds`); None draws one.
     trials
         Trials to finish in each iteration (completed or pruned), 1 to 10,000; with
-        ``resume``, in all.
+        ``resume``, in all.  A point proposed again that plays no new deal is a repeat and
+        does not count; a space with no more distinct points than ``trials`` (every
+        parameter on its grid) is played whole instead of sampled
+        (:mod:`simulator.analysis.tuning.search`).
     confirm
         Deals of the confirmation on fresh seeds (default: ``rounds``/``matches``).
     iterate
