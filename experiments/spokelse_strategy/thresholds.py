@@ -42,8 +42,9 @@ def _best_k_text(setting: str, top: dict, res, n: int, rate: bool, unit_txt: str
             f"{setting}: {k} has the lowest {what} of the k tried, {value}, and it is lower than every "
             f"other k played on the same deals (Holm-corrected over {len(tests)} comparisons); the closest, "
             f"{_k(close['other'])}, by {words.amount(close['diff'], *close['diff_ci'], unit=unit_txt, percent=rate)} "
-            f"({words.p_text(close['p_holm'])}).  {k} was picked as the lowest of {len(res.table)} on these "
-            "deals; section 5 re-tests it on fresh ones."
+            f"(Holm-corrected {words.p_text(close['p_holm'])}).  {k} was picked as the lowest of the "
+            f"{len(tests) + 1} k played (values that play alike count once) on these deals; section 5 "
+            "re-tests it on fresh ones."
         )
         return sentence, "best"
     sentence = f"{setting}: {k} is the {leader.standing('lowest', tests, _k)}, {value}; it is not called best"
