@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from simulator.engine.arguments import refuse
 from simulator.errors import InputError, SpecError
 from simulator.games import Game
 from simulator.kernels.messages import announced, trace_message
@@ -100,7 +101,23 @@ def simulate(
     :func:`resolve_seed` says; the integer is what the summary records, the
     sequence's entropy and spawn key go to the provenance).  Every input is checked
     by :mod:`simulator.running.setup`, as for ``compare`` and ``sweep``; :func:`run` plays it.
+
+    Raises
+    ------
+    InputError
+        For an argument of the wrong type or out of its range (one line naming it:
+        ``strategies takes strategy specs (str) or Player objects, not int 1``), checked by
+        :mod:`simulator.engine.arguments` and :mod:`simulator.running.inputs` before anything
+        is played.
+    SpecError
+        For a strategy spec or plugin file that cannot be read.
+    StrategyCompileError
+        For a user strategy numba cannot compile.
+    RunInterrupted
+        When ``stop`` is set or Ctrl-C ends the run early (its ``result`` holds the finished games).
     """
+    if stop is not None and not isinstance(stop, threading.Event):
+        raise refuse("stop", "a threading.Event (or None)", stop)
     execution = Execution.build(
         threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
         connect_timeout=connect_timeout, out=out, resume=resume, records=records, progress=progress,
@@ -145,7 +162,7 @@ def trace(
     Raises
     ------
     InputError
-        For bad input (one line).
+        For bad input (a wrong type, a value out of range), in one line naming the argument.
     simulator.running.runner.StrategyError
         When a strategy makes an illegal move; the message names it, its seat and the decision.
     """

@@ -35,17 +35,19 @@ def test_resume_continues_rather_than_restarts(tmp_path):
     whole = simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=10, **SMALL)
     out = tmp_path / "run"
     first = simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=5, out=out, **SMALL)
-    assert len(first.trials) == 5
+    # five trials count; proposals of points already measured are kept but not counted
+    assert first.summary["budget"]["trials"] == 5 == int((~first.trials["repeat"]).sum())
     rest = simulator.tune("spokelse", "threshold:k=0..13", seed=4, trials=10, out=out, resume=True, **SMALL)
     # The resumed search proposes and measures what the uninterrupted one did ...
     pd.testing.assert_frame_equal(rest.trials, whole.trials)
     # ... without playing the first five trials again, nor the starting parameters.
     played_after = rest.summary["budget"]["deals_played"]
-    assert played_after == int(whole.trials["deals_played"].iloc[5:].sum())
+    assert played_after == int(whole.trials["deals_played"].iloc[len(first.trials) :].sum())
     assert played_after < whole.summary["budget"]["deals_played"]
     for name in ("tune.json", "trials.parquet", "study.journal", "figures/tune.png"):
         assert (out / name).exists()
-    assert len(pd.read_parquet(out / "trials.parquet")) == 10
+    assert len(pd.read_parquet(out / "trials.parquet")) == len(whole.trials)
+    assert whole.summary["budget"]["trials"] == 10
 
 
 def test_a_folder_holding_a_tune_needs_resume_and_the_same_settings(tmp_path):
@@ -76,12 +78,16 @@ def test_grid_respected_and_alike_points_paid_once():
 
 
 def test_threshold_k_in_halves_reuses_the_whole_values():
-    r = simulator.tune("spokelse", "threshold:k=0..13", seed=1, trials=16, **SMALL)
+    # 15 ways of playing (0, ½, 1, ..., 13) and fewer trials: the sampler searches, and proposes halves
+    r = simulator.tune("spokelse", "threshold:k=0..13", seed=1, trials=12, **SMALL)
     t = r.trials
     halves = t[((t["k"] % 1) != 0) & (t["k"] != 0.5)]  # the jack is worth ½: k=0.5 plays as itself
     assert len(halves), "the search proposed no half value"
     assert (halves["plays_as"] != halves["spec"]).all()
-    assert r.summary["budget"]["trials_from_cache"] >= 1
+    # a half whose whole value was measured before plays nothing and is a repeat, not a trial
+    assert t["repeat"].any()
+    assert (t.loc[t["repeat"], "deals_played"] == 0).all()
+    assert r.summary["budget"]["trials"] == 12 == len(t) - int(t["repeat"].sum())
 
 
 def test_iterate_reports_whether_the_winners_settle():

@@ -17,8 +17,9 @@
 4. **First-player advantage.**  The same strategy in both seats; in round play seat 0
    starts (the seat figures and the paired seat difference), in match play the first
    dealer is drawn at random and the deal alternates.
-5. **The strongest shipped strategy.**  ``expect`` against ``threshold`` at its best
-   k from step 1, on fresh deals (a new seed, so the choice of k does not flatter it).
+5. **The strongest shipped strategy.**  ``expect`` against ``threshold`` at the k lowest
+   in step 1 (called best there only when it beats every other k), on fresh deals (a new
+   seed, so the choice of k does not flatter it).
 
 The study's plan is in :mod:`.plan`, its own strategy in :mod:`.threshold_lab`, the steps
 it keeps in the run folder in :mod:`.steps`, and each question (played, analysed and

@@ -148,7 +148,7 @@ def plan(cfg: dict) -> list[experiments.Step]:
                 f"strongest/{unit}",
                 cfg[n_key],
                 6 * cost[unit],
-                f"expect against the best threshold, {unit} play",
+                f"expect against the leading threshold, {unit} play",
             )
         )
     return steps

@@ -11,47 +11,78 @@ import experiments
 from experiments.spokelse_strategy.plan import _jack_text, _units
 from experiments.spokelse_strategy.steps import _compare_step, _sweep_step
 from experiments.spokelse_strategy.threshold_lab import lab, register_lab
+from simulator.analysis import leader
+from simulator.engine import formatting
 from simulator.engine.stats import LEVEL
 from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import format_value, parse_spec
 
 
-def _best_k_text(
-    setting: str, top: pd.Series, res, n: int, metric: str, rate: bool, unit_txt: str
-) -> tuple[str, str]:
-    """The best k of one setting, said only as firmly as the test allows: (sentence, verdict)."""
+def _k(player: str) -> str:
+    """A threshold spec as the sweep's point: ``threshold:k=2`` → ``k=2``."""
+    return player.partition(":")[2] or player
+
+
+def _best_k_text(setting: str, top: dict, res, n: int, rate: bool, unit_txt: str) -> tuple[str, str]:
+    """The leading k of one setting, said only as firmly as the tests allow: (sentence, kind).
+
+    ``top`` is the sweep's :meth:`~simulator.analysis.sweep_result.SweepResult.top`: the k with
+    the lowest observed figure and its paired tests against every other k played on the same
+    deals (``vs_others``, Holm-corrected).  ``kind`` is ``"best"`` only when every one of them
+    favours it; otherwise ``"lowest"`` (the lowest observed, and the k it is not clearly better
+    than are named)."""
     what = "loss rate" if rate else "mean score"
-    k = format_value(top["k"])
-    value = words.value_text(
-        top[metric], top[f"{metric}_lo"], top[f"{metric}_hi"], unit=unit_txt, percent=rate
-    )
-    if top["player"] == res.baseline:
-        return (
-            f"{setting}: k={k} (the reference) has the lowest {what}, {value}; no other k scored lower.",
-            "reference",
+    k = _k(top["player"])
+    value = words.value_text(top["value"], *top["ci"], unit=unit_txt, percent=rate)
+    tests = top.get("vs_others")
+    if top.get("best") and tests:
+        close = tests[0]
+        sentence = (
+            f"{setting}: {k} has the lowest {what} of the k tried, {value}, and it is lower than every "
+            f"other k played on the same deals (Holm-corrected over {len(tests)} comparisons); the closest, "
+            f"{_k(close['other'])}, by {words.amount(close['diff'], *close['diff_ci'], unit=unit_txt, percent=rate)} "
+            f"(Holm-corrected {words.p_text(close['p_holm'])}).  {k} was picked as the lowest of the "
+            f"{len(tests) + 1} k played (values that play alike count once) on these deals; section 5 "
+            "re-tests it on fresh ones."
         )
-    d, lo, hi = (top[f"{metric}_diff{e}"] for e in ("", "_lo", "_hi"))
-    p = top[f"{metric}_p_holm"]
-    tests = len(res.table) - 1
-    v = words.verdict(d, lo, hi, p, True)
-    if v == "better":
+        return sentence, "best"
+    sentence = f"{setting}: {k} is the {leader.standing('lowest', tests, _k)}, {value}; it is not called best"
+    close = leader.not_clearly_beaten(tests or [])
+    if close:
+        c = close[0]
+        sentence += (
+            f": {k} minus {_k(c['other'])} is "
+            f"{formatting.with_interval(c['diff'], c['diff_ci'], scale=100.0 if rate else 1.0, sign=True)} "
+            f"{'percentage points' if rate else unit_txt} on the same deals "
+            f"(Holm-corrected {words.p_text(c['p_holm'])} over {len(tests)} comparisons)"
+        )
+    sentence += "."
+    base = top.get("vs_baseline")
+    if base is not None:
+        sentence += "  Against the reference: " + words.difference(
+            k, _k(res.baseline), base["diff"], *base["diff_ci"], what=what, unit=unit_txt,
+            p_holm=base["p_holm"], percent=rate, n=n, tests=len(res.table) - 1,
+            n_unit="rounds" if not rate else "matches",
+        )  # fmt: skip
+    return sentence, "lowest"
+
+
+def _k_headline(top: dict, kind: str, unit_txt: str) -> str:
+    """The answer to "Which threshold k plays best?" (round play, jack ½) in one line."""
+    k = _k(top["player"])
+    tests = top.get("vs_others") or []
+    if kind == "best":
+        close = tests[0]
         return (
-            f"{setting}: k={k} has the lowest {what} of the k tried, {value}, and it is better than "
-            f"{res.baseline} by {words.amount(d, lo, hi, unit=unit_txt, percent=rate)} (Holm-corrected "
-            f"{words.p_text(p)} over {tests} comparisons).  Every k is tested against k=4 only, not against "
-            f"its neighbours, and k={k} was picked as the lowest of {len(res.table)} on these deals; "
-            "section 5 re-tests it on fresh ones.",
-            "better",
+            f"{k}: the lowest mean score, lower than every other k tried on the same deals (Holm-corrected "
+            f"over {len(tests)} comparisons); the closest, {_k(close['other'])}, scores "
+            f"{words.amount(close['diff'], *close['diff_ci'], unit=unit_txt)} more (round play, jack ½)."
         )
     return (
-        f"{setting}: k={k} has the lowest observed {what}, {value}, but the best k is not settled at this size: "
-        + words.difference(
-            f"k={k}", res.baseline, d, lo, hi, what=what, unit=unit_txt, p_holm=p, percent=rate,
-            n=n, tests=tests, n_unit="rounds" if not rate else "matches",
-        ),
-        "none",
-    )  # fmt: skip
+        f"Not settled at this size: {k} is the {leader.standing('lowest', top.get('vs_others'), _k)} "
+        "mean score, so no k is called best (round play, jack ½)."
+    )
 
 
 def threshold_sweep(b: experiments.Bundle, cfg: dict, backend: dict) -> dict[tuple[str, float], float]:
@@ -77,33 +108,17 @@ def threshold_sweep(b: experiments.Bundle, cfg: dict, backend: dict) -> dict[tup
             t.insert(0, "jack", jack)
             t.insert(0, "unit", unit)
             rows.append(t)
-            top = res.best()
-            best[(unit, jack)] = float(top["k"])
+            top = res.summary["top"]  # the leader, tested against every other k while the sweep was played
+            best[(unit, jack)] = float(top["point"]["k"])
             info = res.metric_info()
             rate = info["kind"] == "rate"
             unit_txt = "" if rate else "points per round"
             setting = f"{unit.capitalize()} play, {_jack_text(jack)}"
-            sentence, kind = _best_k_text(setting, top, res, n, metric, rate, unit_txt)
+            sentence, kind = _best_k_text(setting, top, res, n, rate, unit_txt)
             text.append(sentence)
             answers.append(sentence)
             if unit == "round" and jack == cfg["jacks"][0]:
-                what = "mean score"
-                value = words.value_text(top[metric], top[f"{metric}_lo"], top[f"{metric}_hi"], unit=unit_txt)
-                k = format_value(top["k"])
-                if kind == "better":
-                    d, lo, hi = (top[f"{metric}_diff{e}"] for e in ("", "_lo", "_hi"))
-                    line = (
-                        f"k={k}: it scores {words.amount(d, lo, hi, unit=unit_txt)} less than k=4, the lowest "
-                        f"of the k tried (Holm-corrected {words.p_text(top[f'{metric}_p_holm'])}; round play, jack ½)."
-                    )
-                elif kind == "reference":
-                    line = f"k=4, the reference: {value}; no k tried scored lower (round play, jack ½)."
-                else:
-                    line = (
-                        f"Not settled at this size: k={k} has the lowest {what}, but no difference from k=4 is "
-                        f"detected (Holm-corrected {words.p_text(top[f'{metric}_p_holm'])}; round play, jack ½)."
-                    )
-                b.headline("Which threshold k plays best?", line)
+                b.headline("Which threshold k plays best?", _k_headline(top, kind, unit_txt))
             name = f"sweep_{unit}_jack{format_value(jack).replace('.', '_')}"
             b.figure(
                 name,
@@ -126,7 +141,8 @@ def threshold_sweep(b: experiments.Bundle, cfg: dict, backend: dict) -> dict[tup
             "Every k plays threshold:k=4 twice per deal, once in each seat, on the same deals; "
             "the lower panel is the paired difference to k=4, whose interval is far narrower than "
             "the interval of the figure itself.  Ringed: the lowest k observed.  A k is called best "
-            "only when its difference to k=4 survives Holm's correction over every k tried.",
+            "only when it is lower than every other k played, each paired difference on the same deals "
+            "surviving Holm's correction over those comparisons; otherwise it is the lowest observed.",
             *text,
         ],
         tables=["sweep"],

@@ -19,6 +19,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from simulator.engine.arguments import check_hinted, text
 from simulator.errors import InputError
 from simulator.games import GAMES, get_game
 from simulator.running.seed import resolve_seed
@@ -64,15 +65,17 @@ def advise(game: str, **position: Any) -> Any:
     Raises
     ------
     InputError
-        For a position that cannot happen, card text that is not a card, or a game
-        without advice (one line)."""
-    module = advice_module(game)
+        For a position that cannot happen, card text that is not a card, a keyword the
+        game's ``advise_position`` does not take or of another type than it declares
+        (``row=7``), a bad seed, or a game without advice (one line naming the argument)."""
+    module = advice_module(text(game, "game"))
     try:
         inspect.signature(module.advise_position).bind(**position)
     except TypeError as exc:
         raise InputError(f"advise: {exc}") from None
-    if position.get("seed") is not None:  # the one seed check (-1 and 2**64 are refused)
+    if "seed" in position:  # the one seed check (-1 and 2**64 are refused; None draws one)
         position["seed"] = resolve_seed(position["seed"])
+    check_hinted(module.advise_position, position)  # each keyword against its declared type
     return module.advise_position(**position)
 
 

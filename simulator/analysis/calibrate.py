@@ -19,11 +19,15 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.arguments import optional_text, real, text, whole
 from simulator.errors import InputError
 
 TUNED_EXPECT = "expect:k=1,patience=2.8417279406896636,pile=0.5,open=26"
 TOLERANCE = 0.15  # points: a row is calibrated within this or 3 standard errors
 MIN_N = 200  # rows with fewer decisions are shown but not judged
+MAX_ROUNDS = 10_000_000
+MAX_PARTICLES = 100_000
+BELIEFS = ("model", "uniform")
 
 
 @dataclass
@@ -87,17 +91,17 @@ def calibrate(
         Strategy specs: who plays (in seat ``g % 2`` of round ``g``), who it plays against
         (default: the model itself) and the belief's model of the opponent.
     rounds : int
-        How many rounds (those ``simulate`` plays with the same seed).
+        How many rounds (those ``simulate`` plays with the same seed), 1 to ``MAX_ROUNDS``.
     seed : int or numpy.random.SeedSequence, optional
         The seed (drawn when None; ``Calibration.seed`` holds the one used).
     particles : int
-        Particles per belief.
+        Particles per belief, 1 to ``MAX_PARTICLES``.
     eps : float
         How far a choice the model would not make still counts (0 < eps < 0.5).
     belief : str
         ``"model"`` (policy-based inference) or ``"uniform"`` (every deal alike).
     threads : int
-        Threads (results do not depend on it).
+        Threads, at least 1 (results do not depend on it).
 
     Returns
     -------
@@ -106,20 +110,23 @@ def calibrate(
     Raises
     ------
     InputError
-        One line, for a game without a belief, an unknown strategy or a bad size."""
+        One line naming the argument: a game without a belief, an argument of the wrong type
+        or out of its range.
+    strategies.registry.SpecError
+        For a strategy spec that cannot be read."""
     from importlib import import_module
 
     from simulator.running.seed import resolve_seed
 
-    g = _game_with_belief(game)
+    g = _game_with_belief(optional_text(game, "game"))
+    player, model = text(player, "player"), text(model, "model")
+    opponent = model if opponent is None else text(opponent, "opponent")
     seed = resolve_seed(seed)
-    if not 1 <= rounds <= 10_000_000 or not 1 <= particles <= 100_000:
-        raise InputError("calibrate: --rounds takes 1 to 10000000, particles 1 to 100000")
-    if not 0.0 < eps < 0.5:
-        raise InputError(f"calibrate: eps is a probability between 0 and 0.5, got {eps}")
-    if belief not in ("model", "uniform"):
-        raise InputError(f"calibrate: belief is 'model' or 'uniform', got {belief!r}")
-    opponent = model if opponent is None else opponent
+    rounds = whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
+    particles = whole(particles, "particles", low=1, high=MAX_PARTICLES)
+    eps = real(eps, "eps", low=0.0, high=0.5, open_ends=True)
+    belief = text(belief, "belief", choices=BELIEFS)
+    threads = whole(threads, "threads", low=1)
     played = import_module(g.calibration_module).play(
         player, opponent, model, rounds, seed, particles, eps, belief == "model", threads
     )

@@ -79,6 +79,7 @@ from simulator.analysis.compare_stats import (
     paired_test,
     summarise,
 )
+from simulator.engine.arguments import callback
 from simulator.errors import InputError
 from simulator.games.base import Game, Metric, Table
 from simulator.running.backends import (
@@ -90,6 +91,7 @@ from simulator.running.backends import (
     Work,
     run_blocks,
 )
+from simulator.running.inputs import check_strategy
 from simulator.running.runner import DEFAULT_BLOCK, BlockRunner
 from simulator.running.setup import Execution, SeedLike, Setup
 from strategies.registry import Player
@@ -147,8 +149,20 @@ def compare(
     deals × the seatings), and ``on_plan(total)`` once before play starts with the
     number of games the comparison plays in all (a progress bar's total,
     :func:`simulator.running.progress.progress_bar`).
+
+    Raises
+    ------
+    InputError
+        For an argument of the wrong type or out of its range (one line naming it:
+        ``field takes a strategy spec (a str) or a Player, not int 7``), before anything is
+        played.
+    SpecError
+        For a strategy spec or plugin file that cannot be read.
     """
-    field = _field_keyword(field, field_strategy)
+    field = _field_keyword(check_strategy(field, "field"), check_strategy(field_strategy, "field_strategy"))
+    check_strategy(baseline, "baseline")
+    callback(on_plan, "on_plan")
+    callback(on_block, "on_block")
     execution = Execution.build(
         threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
         connect_timeout=connect_timeout, progress=progress,

@@ -4,13 +4,14 @@ player, the baseline, and each candidate's own reaction profile carried to its s
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
+from simulator.engine.arguments import conforms, refuse
 from simulator.engine.reaction_file import parse_profile
 from simulator.errors import InputError
 from simulator.games.base import Game, Table
@@ -102,6 +103,8 @@ def candidate_profiles(
         return [None] * k
     if not g.uses_reaction:
         raise InputError(f"{g.name} has no reaction model; reactions are for the Gris games")
+    if isinstance(reactions, str | Mapping) or not isinstance(reactions, Sequence):
+        raise refuse("reactions", "a list with a reaction profile (or None) per strategy", reactions)
     if len(reactions) != k:
         raise InputError(f"{len(reactions)} reaction profiles for {k} strategies: give one for each")
     out: list[tuple[float, float] | None] = []
@@ -110,8 +113,10 @@ def candidate_profiles(
             out.append(None)
         elif isinstance(r, str):
             out.append(parse_profile(r))
-        else:
+        elif conforms(r, tuple[float, float]):
             out.append(parse_profile(f"{float(r[0])},{float(r[1])}"))
+        else:
+            raise refuse("reactions", "profiles 'MEDIAN[,SIGMA]', pairs (median, sigma) or None", r)
     return out
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.arguments import conforms, refuse
 from simulator.errors import InputError
 from simulator.games import Game, get_game
 from simulator.games.base import UNITS
@@ -264,15 +265,20 @@ def check_game(game: str | Game, *, seats: Sequence[int] | None = None) -> Confo
     ConformanceError
         The first check that fails, naming the game, the check and what differs.
     InputError
-        ``game`` is not a registered game, or ``seats`` has a size the game does not allow.
+        ``game`` is not a registered game, ``seats`` is not a list of whole numbers or has a
+        size the game does not allow (one line).
     """
     g = get_game(game) if isinstance(game, str) else game
     if not isinstance(g, Game):
         raise InputError(f"check_game needs a game id or a Game, got {type(game).__name__}")
-    sizes = tuple(seat_counts(g) if seats is None else seats)
+    if seats is not None and (not conforms(seats, Sequence[int]) or not seats):
+        raise refuse("seats", "a list of table sizes (whole numbers)", seats)
+    sizes = tuple(seat_counts(g) if seats is None else (int(n) for n in seats))
     for n in sizes:
-        if not isinstance(n, int) or not g.min_seats <= n <= g.max_seats:
-            raise InputError(f"{g.name} is played by {g.min_seats} to {g.max_seats} players, not {n!r}")
+        if not g.min_seats <= n <= g.max_seats:
+            raise InputError(
+                f"seats: {g.name} is played by {g.min_seats} to {g.max_seats} players, not {n!r}"
+            )
     report = Conformance(g.name, sizes, {"registry": check_registry(g)})
     for name in ("moves", "cards", "observations"):
         report.counts[name] = sum(CHECKS[name](g, n) for n in sizes)

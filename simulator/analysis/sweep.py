@@ -43,6 +43,7 @@ from simulator.analysis.compare import compare_setup
 from simulator.analysis.sweep_report import sweep_report, sweep_table
 from simulator.analysis.sweep_result import UNITS, SweepResult, metric_label, metric_title, metric_unit
 from simulator.analysis.sweep_spec import MAX_AXES, MAX_POINTS, Axis, SweepSpec, parse_sweep, parse_values
+from simulator.engine.arguments import callback, optional_text, text
 from simulator.errors import InputError
 from simulator.games.base import Game
 from simulator.running.setup import (
@@ -96,9 +97,11 @@ def sweep(
     Raises
     ------
     InputError
-        For any bad input, in one line, before anything is played; also for an option
-        a sweep does not take (``out``, ``resume`` and ``records`` are for ``simulate``).
+        For any bad input (a wrong type, a value out of range), in one line naming the
+        argument, before anything is played; also for an option a sweep does not take
+        (``out``, ``resume`` and ``records`` are for ``simulate``).
     """
+    callback(on_plan, "on_plan")
     inputs = {k: options.pop(k) for k in SWEEP_INPUTS if k in options}
     execution = execution_of(options, progress, caller="sweep", takes=SWEEP_INPUTS)
     plan = plan_sweep(game, spec, **inputs)
@@ -156,10 +159,14 @@ def plan_sweep(
     Raises
     ------
     InputError
-        For any bad input, in one line, before anything is played.
+        For any bad input (a wrong type, a value out of range), in one line naming the
+        argument, before anything is played.
     """
     load_plugins(plugins)
     g = resolve_game(game)
+    text(spec, "spec")
+    vs, baseline = optional_text(vs, "vs"), optional_text(baseline, "baseline")
+    metric = optional_text(metric, "metric")
     sw = parse_sweep(spec, g)
     points = sw.points()
     specs = [sw.spec(v) for v in points]

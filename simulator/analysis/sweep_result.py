@@ -11,8 +11,8 @@ from typing import Any
 import pandas as pd
 
 from simulator.analysis.compare import CompareResult
+from simulator.analysis.leader import holm_against
 from simulator.analysis.sweep_spec import Axis, SweepSpec, _nan_none
-from simulator.engine.stats import LEVEL
 from simulator.errors import InputError
 from simulator.running.results import plain
 from strategies.registry import format_value
@@ -59,7 +59,9 @@ class SweepResult:
         ``others_tested`` (how many other played points it was tested against);
         ``best`` is true only when it is better than *every* other played point on the same
         deals, Holm-corrected over those comparisons (``vs_runner_up.p_holm`` is the
-        runner-up's corrected p).  Below 2 deals nothing is tested and ``best`` is false."""
+        runner-up's corrected p; ``vs_others`` every such test, the closest first, see
+        :mod:`simulator.analysis.leader`).  Below 2 deals nothing is tested and ``best`` is
+        false."""
         m = metric or self.metric
         info = self.metric_info(m)
         lower = bool(info["lower_is_better"])
@@ -100,17 +102,7 @@ class SweepResult:
                 tests.append((other, self.comparison.pairwise(m, row["player"], other)))
         except InputError:  # a comparison read back from disk: no pairwise sums
             return plain(out)
-        p_raw = [t["p_value"] for _, t in tests]
-        p_holm: list[float | None] = [None] * len(tests)
-        reject = [False] * len(tests)
-        if all(p is not None for p in p_raw):
-            from statsmodels.stats.multitest import multipletests
-
-            rej, ph, _, _ = multipletests(p_raw, alpha=1 - LEVEL, method="holm")
-            p_holm, reject = [float(v) for v in ph], [bool(v) for v in rej]
-        for i, (_, t) in enumerate(tests):
-            t["p_holm"] = p_holm[i]
-            t["significant"] = bool(reject[i] and ((t["diff"] < 0) == lower))
+        best = holm_against(tests, lower)
         first, t = tests[0]
         out["vs_runner_up"] = {
             "runner_up": first,
@@ -121,7 +113,10 @@ class SweepResult:
         }
         out["vs_runner_up"]["diff_ci"] = [_nan_none(v) for v in t["diff_ci"]]
         out["others_tested"] = len(tests)
-        out["best"] = all(t["significant"] for _, t in tests)
+        # every test of the leader, the closest first: what a headline may name it against
+        keys = ("diff", "diff_ci", "p_value", "p_holm", "significant")
+        out["vs_others"] = [{"other": name, **{k: t[k] for k in keys}} for name, t in tests]
+        out["best"] = best
         return plain(out)
 
     def top_note(self, metric: str | None = None) -> str:

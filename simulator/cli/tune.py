@@ -135,7 +135,7 @@ def print_tune(s: dict[str, Any]) -> None:
     ))  # fmt: skip
     out.print(
         f"budget: {b['trials']} trials ({b['trials_complete']} complete, {b['trials_pruned']} pruned, "
-        f"{b['trials_from_cache']} from the cache, {b['points_played']} distinct points), "
+        f"{b.get('trials_repeated', 0)} repeats not counted, {b['points_played']} distinct points), "
         f"{b['deals_played_in_all']:,} deals ({b['games_played_in_all']:,} games)"
         + (f", {b['deals_played']:,} of them in {b['search_s']:.1f} s now" if b["deals_played"] != b["deals_played_in_all"] else f" in {b['search_s']:.1f} s")
         + "; rungs "
@@ -145,10 +145,12 @@ def print_tune(s: dict[str, Any]) -> None:
         if it["winner"] == it["start"]:
             out.print(
                 f"iteration {it['iteration']}: against {it['field']}, the start {it['start']} stays best"
+                + (f" ({it['coverage']['words']})" if "coverage" in it else "")
             )
             continue
+        best = it["coverage"]["words"] if "coverage" in it else "best"
         out.print(
-            f"iteration {it['iteration']}: against {it['field']}, best {it['winner']} (trial {it['trial']}): "
+            f"iteration {it['iteration']}: against {it['field']}, {best}: {it['winner']} (trial {it['trial']}): "
             f"{shown(it['search_diff'], it['search_diff_ci'], rate)} {unit} against {it['start']} "
             "on the search's deals (biased by the selection; see the confirmation)"
         )  # fmt: skip

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from simulator.engine.arguments import as_real
 from simulator.errors import InputError
 from simulator.running.block_plan import BlockPlan, OnBlock, Ran
 from simulator.running.dask_worker import block_task, cores, host_of, warm_task
@@ -50,10 +51,9 @@ def check_connect_timeout(timeout: float | None) -> float:
     """The connect timeout in seconds (``DEFAULT_CONNECT_TIMEOUT`` when None), or one line."""
     if timeout is None:
         return DEFAULT_CONNECT_TIMEOUT
-    try:
-        t = float(timeout)
-    except (TypeError, ValueError):
-        raise InputError(f"--connect-timeout takes a number of seconds, not {timeout!r}") from None
+    t = as_real(timeout)  # a bool or text is not a number of seconds
+    if t is None:
+        raise InputError(f"--connect-timeout takes a number of seconds, not {timeout!r}")
     if not 0 < t <= MAX_CONNECT_TIMEOUT:  # also refuses NaN
         raise InputError(
             f"--connect-timeout {t:g}: give more than 0 and at most {MAX_CONNECT_TIMEOUT:g} seconds"

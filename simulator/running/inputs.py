@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 
+from simulator.engine.arguments import as_whole, paths, refuse
 from simulator.errors import InputError
 from simulator.games import Game, Table, get_game
 from simulator.running.backends import (
@@ -25,13 +25,6 @@ MAX_GAMES = 10**12
 # A game's index in a run is a signed 64-bit integer in the kernels: 0 <= index < 2**63.
 MAX_GAME_INDEX = (1 << 63) - 1
 UNITS = ("round", "match")
-
-
-def _whole(value: Any) -> int | None:
-    """``value`` as an ``int`` when it is a whole number (not a bool), else None."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        return None
-    return int(value)
 
 
 def resolve_game(game: str | Game) -> Game:
@@ -50,12 +43,10 @@ def load_plugins(plugins: Sequence[str | Path]) -> tuple[str, ...]:
     strategies.registry.SpecError
         When a file does not exist, fails to run or registers a name it may not.
     """
-    if isinstance(plugins, str | Path):
-        plugins = [plugins]
-    paths = tuple(str(p) for p in plugins)
-    for path in paths:
-        load_plugin(path)
-    return paths
+    files = paths(plugins, "plugins")
+    for file in files:
+        load_plugin(file)
+    return files
 
 
 def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
@@ -68,7 +59,7 @@ def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
         raise InputError("give exactly one of --rounds N or --matches N")
     unit, n = ("round", rounds) if rounds is not None else ("match", matches)
     units = "rounds" if unit == "round" else "matches"
-    whole = _whole(n)
+    whole = as_whole(n)
     if whole is None or whole <= 0:
         raise InputError(f"the number of {units} must be a positive whole number, not {n!r}")
     if whole > MAX_GAMES:
@@ -82,12 +73,13 @@ def resolve_unit(rounds: int | None, matches: int | None) -> tuple[str, int]:
 def check_game_index(game_index: int) -> int:
     """A game's index in a run (``kortsim trace --game``) as an ``int``: a whole number from
     0 to ``MAX_GAME_INDEX`` (2**63 - 1)."""
-    whole = _whole(game_index)
+    whole = as_whole(game_index)
     if whole is None:
-        raise InputError(f"--game takes a whole number, not {game_index!r}")
+        raise InputError(f"--game (game_index) takes a whole number, not {game_index!r}")
     if not 0 <= whole <= MAX_GAME_INDEX:
         raise InputError(
-            f"--game {whole}: a game's index counts from 0 and is below 2**63 (at most {MAX_GAME_INDEX})"
+            f"--game {whole}: a game's index (game_index) counts from 0 and is below 2**63 "
+            f"(at most {MAX_GAME_INDEX})"
         )
     return whole
 
@@ -101,9 +93,24 @@ def make_table(
     """The table a run is played at: the rules (a mapping, a list of ``NAME=VALUE`` or the
     game's Rules object), the number of seats (default: the game's) and the reaction
     profiles (Gris games), each checked by the game."""
-    if players is not None and _whole(players) is None:
+    if players is not None and as_whole(players) is None:
         raise InputError(f"--players takes a whole number of seats, not {players!r}")
+    if isinstance(rules, str):  # one NAME=VALUE, as profile takes it
+        rules = [rules]
+    if not (rules is None or isinstance(rules, Mapping | list | tuple | game.rules_type)):
+        raise refuse(
+            "rules", "a mapping of rule names to values, a list of NAME=VALUE or the game's Rules", rules
+        )
+    if reaction is not None and (isinstance(reaction, Mapping) or not isinstance(reaction, Sequence)):
+        raise refuse("reaction", "a profile 'MEDIAN[,SIGMA]' or a list of them", reaction)
     return game.table(rules, None if players is None else int(players), reaction)
+
+
+def check_strategy(value: Any, name: str) -> str | Player | None:
+    """None, a strategy spec (a ``str``) or a :class:`Player` (``field=``, ``baseline=``)."""
+    if value is not None and not isinstance(value, str | Player):
+        raise refuse(name, "a strategy spec (a str) or a Player", value)
+    return value
 
 
 def parse_players(game: Game, strategies: Sequence[str | Player] | str | Player) -> list[Player]:
@@ -112,6 +119,11 @@ def parse_players(game: Game, strategies: Sequence[str | Player] | str | Player)
     here, so that a strategy numba cannot compile is one line before anything is played)."""
     if isinstance(strategies, str | Player):
         strategies = [strategies]
+    if isinstance(strategies, Mapping) or not isinstance(strategies, Sequence):
+        raise refuse("strategies", "a strategy spec (a str), a Player or a list of them", strategies)
+    for s in strategies:
+        if not isinstance(s, str | Player):
+            raise refuse("strategies", "strategy specs (str) or Player objects", s)
     if not strategies:
         raise InputError("give at least one strategy (-s NAME)")
     players = [parse_spec(s, game.name) if isinstance(s, str) else s for s in strategies]
@@ -139,7 +151,7 @@ def check_block_size(block_size: int | None) -> None:
     (2**22 games; runs with records play at most ``MAX_RECORDS_BLOCK`` games at a time)."""
     if block_size is None:
         return
-    whole = _whole(block_size)
+    whole = as_whole(block_size)
     if whole is None:
         raise InputError(f"the block size must be a whole number, not {block_size!r}")
     if not 1 <= whole <= MAX_BLOCK:
@@ -154,7 +166,7 @@ def check_threads(threads: int | None) -> int | None:
     ``numba.config.NUMBA_NUM_THREADS``."""
     if threads is None:
         return None
-    whole = _whole(threads)
+    whole = as_whole(threads)
     most = numba.config.NUMBA_NUM_THREADS
     if whole is None:
         raise InputError(f"--threads takes a whole number, not {threads!r}")
@@ -167,7 +179,7 @@ def check_workers(workers: int | None) -> int | None:
     """``workers`` is None or a whole number (its range is checked with the backend)."""
     if workers is None:
         return None
-    whole = _whole(workers)
+    whole = as_whole(workers)
     if whole is None:
         raise InputError(f"--workers takes a whole number of processes, not {workers!r}")
     return whole

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simulator.engine.arguments import flag, path, texts
 from simulator.engine.fields import games_word
 from simulator.errors import InputError
 
@@ -280,8 +281,15 @@ def read_records(out: str | Path, columns: Sequence[str] | None = None, long: bo
     long
         One row per game and seat (``game``, ``seat``, ``player``, one column per
         metric, ``counted``; see :func:`long_records`) instead of one row per game.
+
+    Raises
+    ------
+    InputError
+        For an argument of the wrong type, or a folder that holds no readable records (one line).
     """
-    if long and columns:
+    out = path(out, "out", what="a run folder")
+    columns = None if columns is None else texts(columns, "columns", what="a column name")
+    if flag(long, "long") and columns:
         raise InputError("give columns= for the wide format or long=True, not both")
     try:
         table = records_dataset(out).to_table(columns=list(columns) if columns else None)

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.arguments import as_whole
 from simulator.errors import InputError
-from simulator.running.inputs import _whole
 from simulator.running.results import plain
 
 MAX_SEED = (1 << 63) - 1
@@ -35,7 +35,7 @@ def resolve_seed(seed: SeedLike | None) -> int:
         return secrets.randbits(63)
     if isinstance(seed, np.random.SeedSequence):
         return int(seed.generate_state(1, np.uint64)[0]) >> 1
-    whole = _whole(seed)
+    whole = as_whole(seed)
     if whole is None:
         shown = repr(seed).splitlines()[0] if repr(seed) else ""
         shown = shown if len(shown) <= 40 else shown[:39] + "…"

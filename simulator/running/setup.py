@@ -25,6 +25,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from simulator.engine.arguments import callback, flag, optional_path, optional_text
 from simulator.errors import InputError
 from simulator.games import Game, Table
 from simulator.running.backends import (
@@ -279,6 +280,10 @@ class Execution:
         InputError
             For any bad option or options that do not go together, in one line.
         """
+        folder = optional_path(out, "--out")
+        resume, records = flag(resume, "resume"), flag(records, "records")
+        progress = callback(progress, "progress")
+        scheduler = optional_text(scheduler, "scheduler")
         chosen = resolve_backend(backend)
         threads = check_threads(threads)
         workers = check_workers(workers)
@@ -291,7 +296,6 @@ class Execution:
         if out is None and resume:
             raise InputError("--resume needs --out DIR (the run's folder)")
         block = None if block_size is None else int(block_size)
-        folder = None if out is None else Path(out)
         return cls(
             threads, block, chosen, scheduler, workers, connect_timeout, folder, resume, records, progress
         )

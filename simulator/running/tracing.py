@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import fields
 
+from simulator.engine.arguments import as_whole
 from simulator.games.base import Table
 from strategies.registry import format_value
 
@@ -27,8 +28,10 @@ TAIL_LINES = 40  # of a capped trace, how many of its last lines (the end of the
 
 def check_max_lines(max_lines: object) -> int:
     """``max_lines`` as an int: 0 (no cap) or :data:`MIN_MAX_LINES` to :data:`MAX_MAX_LINES`."""
-    if isinstance(max_lines, bool) or not isinstance(max_lines, int):
+    whole = as_whole(max_lines)
+    if whole is None:
         raise ValueError(f"--max-lines takes a whole number, not {max_lines!r}")
+    max_lines = whole
     if max_lines != 0 and max_lines < MIN_MAX_LINES:
         raise ValueError(f"--max-lines {max_lines}: give 0 (no cap) or at least {MIN_MAX_LINES} lines")
     if max_lines > MAX_MAX_LINES:

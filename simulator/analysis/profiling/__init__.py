@@ -22,6 +22,7 @@ import pandas as pd
 from simulator.analysis.profiling import core, headlines
 from simulator.analysis.profiling.core import Page
 from simulator.analysis.profiling.variants import differences
+from simulator.engine.arguments import callback
 from simulator.errors import InputError
 from simulator.games.base import Game
 from simulator.reporting.pages import Headline
@@ -114,8 +115,10 @@ def profile(
     Raises
     ------
     InputError
-        For bad input (one line), before anything is played.
+        For bad input (a wrong type, a value out of range), in one line naming the argument,
+        before anything is played.
     """
+    callback(progress, "progress")
     where = {"backend": backend, "scheduler": scheduler, "workers": workers}
     plan = core.make_plan(game, strategies, rounds, matches, seed, threads, where)
     g = plan.game

@@ -224,7 +224,7 @@ def make_plan(
     )
     if not specs:
         raise InputError("give a strategy (-s SPEC) or none for the game's best")
-    if not all(isinstance(x, str) for x in specs):
+    if isinstance(strategies, Mapping) or not all(isinstance(x, str) for x in specs):
         raise InputError(f"strategies are spec strings (NAME or NAME:PARAM=VALUE), not {strategies!r}")
     rounds = ROUNDS if rounds is None else rounds
     matches = MATCHES if matches is None else matches

@@ -21,6 +21,7 @@ from simulator.analysis.tuning.plan import MAX_ITERATE, MAX_TRIALS, TunePlan, pl
 from simulator.analysis.tuning.result import TuneResult, build_summary, trials_frame, write_outputs
 from simulator.analysis.tuning.search import Search, make_pruner
 from simulator.analysis.tuning.space import DEFAULT_TRIALS
+from simulator.engine.arguments import callback, flag, optional_path
 from simulator.errors import InputError
 from simulator.games.base import Game
 from simulator.running.claim import resume_seed
@@ -59,7 +60,11 @@ def _iteration(
     ev.play_start(start, saved)
     if out is not None and saved is None:
         storage.save_start(out, it, ev.start_t, ev.start_ok)
-    search = Search(_study(plan, out, it, start), plan.space, ev, plan.seed, it)
+    grid = plan.space.grid(plan.search.rules)
+    enumerating = grid is not None and len(grid) <= plan.trials  # the whole space, point by point
+    search = Search(
+        _study(plan, out, it, start), plan.space, ev, plan.seed, it, grid=grid, enumerating=enumerating
+    )
     search.restore()
     search.cache.setdefault(plan.space.key_of(start, plan.search.rules), ev.start_entry())
     search.run(plan.trials, on_trial)
@@ -173,7 +178,10 @@ def tune(
         (:mod:`simulator.analysis.tuning.seeds`); None draws one.
     trials
         Trials to finish in each iteration (completed or pruned), 1 to 10,000; with
-        ``resume``, in all.
+        ``resume``, in all.  A point proposed again that plays no new deal is a repeat and
+        does not count; a space with no more distinct points than ``trials`` (every
+        parameter on its grid) is played whole instead of sampled
+        (:mod:`simulator.analysis.tuning.search`).
     confirm
         Deals of the confirmation on fresh seeds (default: ``rounds``/``matches``).
     iterate
@@ -196,11 +204,12 @@ def tune(
     Raises
     ------
     InputError
-        For any bad input, in one line, before anything is played.
+        For any bad input (a wrong type, a value out of range), in one line naming the
+        argument, before anything is played.
     """
-    if out is not None and not isinstance(out, str | Path):
-        raise InputError(f"--out takes a folder (a str or Path), not {out!r}")
-    folder = None if out is None else Path(out)
+    folder = optional_path(out, "--out")
+    resume = flag(resume, "resume")
+    callback(on_trial, "on_trial")
     if resume and folder is None:
         raise InputError("--resume needs --out DIR (the tune's folder)")
     seed = resume_seed(seed, folder, resume)

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from simulator.analysis.tuning import seeds
 from simulator.analysis.tuning.space import DEFAULT_TRIALS, Space, parse_space
+from simulator.engine.arguments import optional_text, whole
 from simulator.errors import InputError
 from simulator.games.base import Game, Metric
-from simulator.running.setup import SeedLike, Setup, load_plugins, resolve_game, resolve_seed
+from simulator.running.setup import MAX_GAMES, SeedLike, Setup, load_plugins, resolve_game, resolve_seed
 from strategies.registry import Player, parse_spec
 
 MAX_TRIALS = 10_000
@@ -50,12 +49,6 @@ def _metric(g: Game, unit: str, name: str | None) -> Metric:
     raise InputError(f"unknown metric {name!r} for {g.name} {unit}s (metrics: {names})")
 
 
-def _count(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
-        raise InputError(f"{what} takes a whole number from {low} to {high:,}, not {value!r}")
-    return int(value)
-
-
 def plan_tune(
     game: str | Game,
     strategy: str,
@@ -78,7 +71,8 @@ def plan_tune(
     Raises
     ------
     InputError
-        For any bad input, in one line, before anything is played.
+        For any bad input (a wrong type, a value out of range), in one line naming the
+        argument, before anything is played.
     """
     load_plugins(plugins)
     g = resolve_game(game)
@@ -86,10 +80,11 @@ def plan_tune(
         raise InputError(f"the strategy to tune is a spec string (NAME:PARAM=LO..HI), not {strategy!r}")
     if vs is not None and not isinstance(vs, str):
         raise InputError(f"--vs takes a strategy spec string (NAME or NAME:PARAM=VALUE), not {vs!r}")
+    metric = optional_text(metric, "metric")
     space = parse_space(strategy, g)
     start = space.player({})
-    trials = _count(trials, "--trials", 1, MAX_TRIALS)
-    iterate = _count(iterate, "--iterate", 1, MAX_ITERATE)
+    trials = whole(trials, "--trials", low=1, high=MAX_TRIALS)
+    iterate = whole(iterate, "--iterate", low=1, high=MAX_ITERATE)
     chosen = resolve_seed(seed)
     common = {
         "rules": rules,
@@ -101,7 +96,7 @@ def plan_tune(
     search = Setup.build(g, [start], rounds=rounds, matches=matches, seed=seeds.search_seed(chosen), **common)
     m = _metric(g, search.unit, metric)
     field_player = parse_spec(vs if vs is not None else (g.default_opponent or start.spec), g.name)
-    n_confirm = search.n if confirm is None else _count(confirm, "--confirm", 1, 10**12)
+    n_confirm = search.n if confirm is None else whole(confirm, "--confirm", low=1, high=MAX_GAMES)
     amount = {"rounds": n_confirm} if search.unit == "round" else {"matches": n_confirm}
     check = Setup.build(g, [start], seed=seeds.confirm_seed(chosen), **amount, **common)
     return TunePlan(space, start, field_player, m, search, check, chosen, trials, iterate)

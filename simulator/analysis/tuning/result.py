@@ -51,6 +51,7 @@ def trials_frame(searches: list[Search]) -> pd.DataFrame:
                     "deals": last.deals,
                     "deals_played": int(t.user_attrs["deals_played"]),
                     "cached": int(t.user_attrs["deals_played"]) == 0,
+                    "repeat": bool(t.user_attrs.get("repeat", False)),
                     "value": fig["value"],
                     "value_lo": fig["value_ci"][0],
                     "value_hi": fig["value_ci"][1],
@@ -67,12 +68,14 @@ def _budget(searches: list[Search], table: pd.DataFrame, search_s: float, wall_s
     spent = [s.evaluator.budget for s in searches]
     seatings = searches[0].evaluator.seatings
     in_all = sum(s.evaluator.setup.n for s in searches) + int(table["deals_played"].sum())
+    counted = table[~table["repeat"]]
     return {
         "deals_played_in_all": in_all,
         "games_played_in_all": in_all * seatings,
-        "trials": len(table),
-        "trials_complete": int((table["state"] == "complete").sum()),
-        "trials_pruned": int((table["state"] == "pruned").sum()),
+        "trials": len(counted),
+        "trials_complete": int((counted["state"] == "complete").sum()),
+        "trials_pruned": int((counted["state"] == "pruned").sum()),
+        "trials_repeated": int(table["repeat"].sum()),
         "trials_from_cache": int(table["cached"].sum()),
         "points_played": int(table.drop_duplicates(["iteration", "plays_as"]).shape[0]),
         "deals_played": sum(b.deals for b in spent),
@@ -98,9 +101,34 @@ def _best_rows(plan: TunePlan, searches: list[Search], table: pd.DataFrame) -> l
                 "search_diff_ci": [r["diff_lo"], r["diff_hi"]],
                 "search_value": r["value"],
                 "search_value_ci": [r["value_lo"], r["value_hi"]],
+                "coverage": coverage(s, table[table["iteration"] == s.iteration]),
             }
         )
     return out
+
+
+def coverage(search: Search, trials: pd.DataFrame) -> dict[str, Any]:
+    """How much of the space one iteration tried: the distinct points (ways of playing) its
+    trials played, of how many the space has (None: a parameter takes any real value), and
+    the words its best may be said in."""
+    tried = int(trials["plays_as"].nunique())
+    size = None if search.grid is None else len(search.grid)
+    covered = size is not None and search.covered()
+    what = "values" if len(search.space.dims) == 1 else "points"
+    if covered:
+        words = f"the best of all {size} distinct {what}, each played on all the search's deals"
+    elif size is not None:
+        words = f"the best of the {tried} {what} tried (of {size})"
+    else:
+        words = f"the best of the {tried} {what} tried (the range is continuous)"
+    return {
+        "points": size,
+        "tried": tried,
+        "covered": covered,
+        "enumerated": search.enumerating,
+        "stopped": search.stopped,
+        "words": words,
+    }
 
 
 def build_summary(
@@ -185,8 +213,8 @@ class TuneResult:
         lines = [
             f"<kortsim TuneResult> {s['game']}: {s['spec']} against {s['vs']}, {s['metric']['name']}, "
             f"{s['n']:,} deals per trial, seed {s['seed']}",
-            f"tuned: {s['tuned']} (started at {s['start']})",
-            f"{b['trials']} trials ({b['trials_pruned']} pruned, {b['trials_from_cache']} from the cache), "
+            f"tuned: {s['tuned']} (started at {s['start']}; {s['iterations'][-1]['coverage']['words']})",
+            f"{b['trials']} trials ({b['trials_pruned']} pruned, {b['trials_repeated']} repeats not counted), "
             f"{b['deals_played']:,} deals played in the search",
         ]
         lines += self.sentences()

@@ -15,6 +15,7 @@ bounds span more than ``OPEN_SPAN`` (in its own units: ``reader``'s ``patience``
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from strategies.registry import Family, Param, Player, families, format_value, g
 DEFAULT_TRIALS = 40  # trials per iteration when --trials is not given
 OPEN_SPAN = 1000.0  # bounds wider than this are "open-ended" for the search
 OPEN_CEILING = 100.0  # the least upper end of the search range of such a parameter
+MAX_GRID = 100_000  # grid points whose representatives are listed (a finite space's size)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,13 @@ class Dim:
         if self.step > 0:
             return float(trial.suggest_float(self.name, self.low, self.high, step=self.step))
         return float(trial.suggest_float(self.name, self.low, self.high))
+
+    def values(self) -> list[float] | None:
+        """Every value on this parameter's grid, low to high (None: any real value)."""
+        if self.step == 0:
+            return None
+        count = int(round((self.high - self.low) / self.step)) + 1
+        return [self.low + i * self.step for i in range(count)]
 
     def describe(self) -> str:
         grid = "any value" if self.step == 0 else f"step {format_value(self.step)}"
@@ -104,6 +113,19 @@ class Space:
     def contains(self, values: Mapping[str, float]) -> bool:
         """Whether ``values`` lies inside every searched range."""
         return all(d.low - 1e-12 <= values[d.name] <= d.high + 1e-12 for d in self.dims)
+
+    def grid(self, rules: Any) -> list[dict[str, float]] | None:
+        """One point per distinct way of playing (:meth:`representative` under ``rules``),
+        the first on the grid in grid order, when every searched parameter is on a grid of
+        at most ``MAX_GRID`` points in all; None otherwise (a real-valued parameter)."""
+        axes = [d.values() for d in self.dims]
+        if any(a is None for a in axes) or math.prod(len(a) for a in axes) > MAX_GRID:  # type: ignore[arg-type]
+            return None
+        points: dict[tuple[float, ...], dict[str, float]] = {}
+        for combo in itertools.product(*axes):  # type: ignore[arg-type]
+            values = dict(zip((d.name for d in self.dims), combo))
+            points.setdefault(self.representative(values, rules), values)
+        return list(points.values())
 
     def notes(self) -> list[str]:
         return [f"{d.name}: {d.note}" for d in self.dims if d.note]
