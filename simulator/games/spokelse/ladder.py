@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,7 +25,8 @@ BELIEF_DEFAULTS = {"samples": 64.0, "margin": 0.0, "z": 2.0, "eps": 0.005}
 
 @dataclass
 class Rung:
-    """One player's result: points per round less tuned expect's (lower is better)."""
+    """One player's result: points per round less the opponent's (tuned ``expect`` unless
+    another was named; lower is better)."""
 
     player: str
     diff: float
@@ -35,6 +36,9 @@ class Rung:
     rounds_per_second: float
     worse: int
     better: int
+    opponent: str = TUNED_EXPECT
+    #: points per round less the opponent's, per deal (both seats averaged): for pairing rungs
+    per_deal: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
 
 
 def _player(spec: str) -> tuple[int, int, np.ndarray, np.ndarray]:
@@ -67,19 +71,30 @@ def _player(spec: str) -> tuple[int, int, np.ndarray, np.ndarray]:
     return BUILTIN, player.family.builtin_id, player.params, np.zeros(3)
 
 
-def ladder(players: list[str], *, deals: int = 2000, seed: int = 0, threads: int = 2) -> list[Rung]:
-    """Each of ``players`` against tuned expect on deals ``[0, deals)``, both seats.
+def ladder(
+    players: list[str], *, deals: int = 2000, seed: int = 0, threads: int = 2, opponent: str = TUNED_EXPECT
+) -> list[Rung]:
+    """Each of ``players`` against ``opponent`` (tuned expect by default; any shipped
+    strategy, human-like ones included: ``expect:forget=0.1,slip=0.05``) on deals
+    ``[0, deals)``, both seats.  The belief search's model of its opponent stays tuned
+    expect whoever the opponent is.
 
-    Returns one :class:`Rung` per player (points per round less tuned expect's, 95%
+    Returns one :class:`Rung` per player (points per round less the opponent's, 95%
     interval over deals; ``better``/``worse``: deals on which the player did better or
-    worse over its two rounds)."""
+    worse over its two rounds; ``per_deal``: the values the interval rests on, so that two
+    rungs pair deal by deal)."""
     from simulator.games.spokelse.duel import duel_chunk_nb
     from simulator.games.spokelse.variants import Rules
     from strategies.registry import parse_spec
 
     if not 2 <= deals <= 10_000_000:
         raise InputError(f"ladder: deals takes 2 to 10000000, got {deals}")
-    opp = parse_spec(TUNED_EXPECT, "spokelse")
+    model = parse_spec(TUNED_EXPECT, "spokelse")
+    opp = parse_spec(opponent, "spokelse")
+    if opp.family.builtin_id is None:
+        raise InputError(
+            f"ladder: the opponent is a shipped strategy compiled into the kernel, not {opponent}"
+        )
     values = Rules().values_half()
     rungs = []
     for spec in players:
@@ -90,7 +105,8 @@ def ladder(players: list[str], *, deals: int = 2000, seed: int = 0, threads: int
 
         def chunk(c: int, kind=kind, psid=psid, pp=pp, bp=bp, scores=scores, bounds=bounds) -> None:
             g0, g1 = bounds[c]
-            duel_chunk_nb(kind, psid, pp, bp, opp.params, 3, opp.params, values, seed, g0, g1, scores[g0:g1])
+            duel_chunk_nb(kind, psid, pp, bp, model.params, opp.family.builtin_id, opp.params, values, seed,
+                          g0, g1, scores[g0:g1])  # fmt: skip
 
         t0 = time.perf_counter()
         with ThreadPoolExecutor(max(1, threads)) as pool:
@@ -108,14 +124,17 @@ def ladder(players: list[str], *, deals: int = 2000, seed: int = 0, threads: int
                 2 * deals / dt,
                 int((d > 0).sum()),
                 int((d < 0).sum()),
+                opp.spec,
+                d,
             )
         )
     return rungs
 
 
 def ladder_lines(rungs: list[Rung]) -> list[str]:
-    """A table within 80 columns: points per round less tuned expect's, lower is better."""
-    lines = ["player − tuned expect, points per round (lower is better), 95% CI"]
+    """A table within 80 columns: points per round less the opponent's, lower is better."""
+    against = "tuned expect" if not rungs or rungs[0].opponent == TUNED_EXPECT else rungs[0].opponent
+    lines = [f"player − {against}, points per round (lower is better), 95% CI"]
     for r in rungs:
         name = r.player if len(r.player) <= 30 else r.player[:29] + "…"
         lines.append(
