@@ -21,7 +21,9 @@ them is importable from here:
   answer is read and checked (``Player``, ``observe``, ``choose_card``);
 - this module: the signals, the moves, a round and a match;
 - :mod:`~simulator.games.gris.reference_records`: the records of a round and a
-  match, and how they read as a trace (``RoundRecord``, ``format_round``).
+  match, and how they read as a trace (``RoundRecord``, ``format_round``);
+- :mod:`~simulator.games.gris.reference_human`: players who slip and forget
+  (docs/human-players.md), around :func:`choose_card` and after :func:`pass_card`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import numpy as np
 
 from simulator.engine.cards import suit_of
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch, touch_times
+from simulator.games.gris.reference_human import forget_after_pass, human_values, slipped_card
 from simulator.games.gris.reference_records import (
     MatchRecord,
     RoundRecord,
@@ -94,6 +97,7 @@ __all__ = [
     "left_of",
     "observe",
     "pass_card",
+    "pass_turn",
     "play_deal",
     "play_match",
     "play_round",
@@ -136,9 +140,11 @@ def signals(table: Table, seat: int) -> bool:
 
 
 def start_trip(table: Table, seat: int, card: int) -> None:
-    """RULES.md §1: ``seat`` becomes the card's owner and a new, straight trip begins."""
+    """RULES.md §1: ``seat`` becomes the card's owner and a new, straight trip begins; the
+    owner will claim it when it comes back (unless it forgets it, docs/human-players.md)."""
     table.owner[card] = seat
     table.straight[card] = True
+    table.claims[seat].add(card)
 
 
 def pass_card(table: Table, seat: int, card: int) -> int:
@@ -177,9 +183,12 @@ def returns_to_stock(rules: Rules, straight_trip: bool) -> bool:
 
 
 def arrive(table: Table, seat: int, card: int) -> None:
-    """The passed card reaches ``seat``; back at its owner it may be exchanged (RULES.md §1)."""
+    """The passed card reaches ``seat``; back at its owner it may be exchanged (RULES.md §1),
+    if the owner claims it: it remembers passing it (docs/human-players.md)."""
     table.received_suit[seat][suit_of(card)] += 1  # counted when received, even if exchanged
-    if table.owner[card] == seat and returns_to_stock(table.rules, table.straight[card]):
+    claimed = card in table.claims[seat]
+    table.claims[seat].discard(card)  # back with its owner: in hand, or under the stock
+    if claimed and table.owner[card] == seat and returns_to_stock(table.rules, table.straight[card]):
         table.incoming[seat] = exchange(table, seat, card)
         table.incoming_drawn[seat] = True
     else:
@@ -205,6 +214,24 @@ def exchange(table: Table, seat: int, card: int) -> int:
     return drawn
 
 
+def pass_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray]) -> tuple[int, int]:
+    """The six-card holder chooses a card and passes it left: ``(receiver, card)``; it has
+    not arrived yet (:func:`arrive`).
+
+    docs/human-players.md: a player who slips may pass a random card instead of asking its
+    strategy; a player who forgets forgets right after its pass.
+    """
+    seat = table.to_play
+    player, rng = players[seat], rngs[seat]
+    forget, slip = human_values(player.params)
+    card = slipped_card(table, seat, slip, rng)
+    if card is None:
+        card = choose_card(table, player, seat, rng)
+    left = pass_card(table, seat, card)
+    forget_after_pass(table, seat, forget, rng)
+    return left, card
+
+
 def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray]) -> bool:
     """One turn: the six-card holder passes a card left, it arrives; True if the passer signals.
 
@@ -212,8 +239,7 @@ def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     the pass is complete before the thumb goes down.
     """
     seat = table.to_play
-    card = choose_card(table, players[seat], seat, rngs[seat])
-    left = pass_card(table, seat, card)
+    left, card = pass_turn(table, players, rngs)
     arrive(table, left, card)  # an exchange, if due, comes before the owner's own pass
     return signals(table, seat)
 

@@ -28,7 +28,7 @@ from simulator.games.gris.observation import HAND, INCOMING, MAX_HAND, MEMORY, N
 from simulator.games.gris.reference import EXCHANGE, PASS, RoundRecord, deal_cards, play_round, shuffle_deck
 from simulator.games.gris.variants import STALL_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
-from strategies import MAX_PARAMS, Player, SpecError, families
+from strategies import PARAM_ROW, Player, SpecError, families
 
 SEAT_COUNTS = (2, 3, 4, 5, 7, 10)
 VARIANTS = (Rules("straight"), Rules("always"), Rules("off"))
@@ -345,7 +345,7 @@ def digest_nb(obs, params, rng):
 class Digest:
     def __init__(self, incoming_rate: float, salt: int) -> None:
         self.name = f"digest({incoming_rate}, {salt})"
-        self.params = np.zeros(MAX_PARAMS)
+        self.params = np.zeros(PARAM_ROW)
         self.params[:2] = incoming_rate, salt
         self.decide = digest_nb
 
