@@ -16,7 +16,7 @@ The claim set of a seat that forgets holds the cards it remembers passing that a
 on a trip it started; a card that comes back to its owner is claimed ("Dette kortet har
 jeg hatt før") only if it is in the set (:func:`claimed_nb`).  A seat that does not
 forget remembers every card, so its set is never consulted.  The plain-Python twin of
-all this is :mod:`simulator.games.gris.reference_human`.
+all this is in :mod:`simulator.games.gris.reference_view`.
 """
 
 from __future__ import annotations

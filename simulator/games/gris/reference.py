@@ -8,7 +8,8 @@ the contract to the letter and favours plainness over speed.
 A round reads in the order a person plays it::
 
     shuffle_deck -> deal_cards -> dealt_signallers
-      -> play_turn (choose_card -> pass_card -> arrive [-> exchange] -> signals) ...
+      -> play_turn ([slipped_card or] choose_card -> pass_card [-> forget_after_pass]
+                    -> arrive [-> exchange] -> signals) ...
          until somebody signals or the stall cap
       -> touch_times -> last_to_touch (the letter)
 
@@ -18,12 +19,12 @@ them is importable from here:
 - :mod:`~simulator.games.gris.reference_table`: the table, the deal and the
   move log (``Table``, ``shuffle_deck``, ``deal_cards``, ``Event``);
 - :mod:`~simulator.games.gris.reference_view`: what a player sees and how its
-  answer is read and checked (``Player``, ``observe``, ``choose_card``);
+  answer is read and checked (``Player``, ``observe``, ``choose_card``), and what a
+  player who forgets or slips does (docs/human-players.md: ``slipped_card``,
+  ``forget_after_pass``);
 - this module: the signals, the moves, a round and a match;
 - :mod:`~simulator.games.gris.reference_records`: the records of a round and a
-  match, and how they read as a trace (``RoundRecord``, ``format_round``);
-- :mod:`~simulator.games.gris.reference_human`: players who slip and forget
-  (docs/human-players.md), around :func:`choose_card` and after :func:`pass_card`.
+  match, and how they read as a trace (``RoundRecord``, ``format_round``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ import numpy as np
 
 from simulator.engine.cards import suit_of
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch, touch_times
-from simulator.games.gris.reference_human import forget_after_pass, human_values, slipped_card
 from simulator.games.gris.reference_records import (
     MatchRecord,
     RoundRecord,
@@ -62,7 +62,16 @@ from simulator.games.gris.reference_table import (
     shuffle_deck,
     six_card_seat,
 )
-from simulator.games.gris.reference_view import IllegalAction, Player, as_card, choose_card, observe
+from simulator.games.gris.reference_view import (
+    IllegalAction,
+    Player,
+    as_card,
+    choose_card,
+    forget_after_pass,
+    human_values,
+    observe,
+    slipped_card,
+)
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
 
 __all__ = [
