@@ -21,6 +21,8 @@ The state of a round:
 * ``owner[card]`` (-1 for none) and ``straight[card]`` (0/1) describe the
   card's current trip (the circulation rule); both have a spare last slot,
   ``NO_CARD_SLOT``, written to when there is no card.
+* ``claims[seat]`` and ``human`` (each seat's forget and slip) serve players who
+  forget and slip; they are kept by :mod:`simulator.games.gris.human`.
 """
 
 from __future__ import annotations
