@@ -310,8 +310,7 @@ class Gris(Game):
             if signalled or t.passes >= STALL_CAP:
                 return tuple(range(N_CARDS)), states
             seat = t.to_play
-            card = reference.choose_card(t, players[seat], seat, rngs[seat])
-            left = reference.pass_card(t, seat, card)
+            left, card = reference.pass_turn(t, players, rngs)
             states.append({**{f"hand {s}": list(h) for s, h in enumerate(t.hands)}, "stock": list(t.stock)})
             reference.arrive(t, left, card)  # an exchange, if due
             signalled = reference.signals(t, seat)

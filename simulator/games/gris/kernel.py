@@ -15,6 +15,10 @@ this module with ``decide_nb`` bound to their dispatcher.
 ``rules_i`` is ``[n_players, circulation_code, stall_cap]``; ``rules_f`` is
 ``[median of each seat..., sigma of each seat...]``
 (:func:`simulator.engine.reaction.profile_arrays`).
+
+Each seat's ``forget`` and ``slip`` (its parameter row's last two values) are read once
+per round; a seat whose values are 0 draws nothing more than its strategy, so plain play
+is what it was (:mod:`simulator.games.gris.human`, docs/human-players.md).
 """
 
 from __future__ import annotations
@@ -39,6 +43,13 @@ from simulator.engine.unmanaged import (
     int64_at,
     keep_alive,
     uint64_at,
+)
+from simulator.games.gris.human import (
+    SLIP_OFFSET,
+    claimed_nb,
+    forget_turn_nb,
+    human_values_nb,
+    slip_nb,
 )
 from simulator.games.gris.observation import OBS_SIZE, PASSES
 from simulator.games.gris.rules import (
@@ -132,6 +143,8 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, given):
         address(ws[5]),  # times
         address(ws[6]),  # signallers
         address(ws[8]),  # hands
+        address(ws[9]),  # claims
+        address(ws[10]),  # human
     )
 
 
@@ -167,7 +180,11 @@ def play_round_nb(
     times = float64_at(at[13], (MAX_SEATS,))
     signallers = int64_at(at[14], (MAX_SEATS,))
     hands = uint64_at(at[15], (MAX_SEATS,))
+    claims = uint64_at(at[16], (MAX_SEATS,))
+    human = float64_at(at[17], (2 * MAX_SEATS,))
     params_at, obs_at, rng_at = at[1], at[9], at[12]
+    # docs/human-players.md: who forgets and who slips, read once per round.
+    forgets, slips = human_values_nb(float64_at(params_at, (n, width)), n, human, claims)
     base = stream_base_nb(seed, game)  # docs/random-streams.md: every stream of this game from it
     if n_given == N_CARDS:
         given = int64_at(at[7], (N_CARDS,))
@@ -192,7 +209,11 @@ def play_round_nb(
             row = obs_row_nb(obs_at, p)
             row[PASSES] = passes
             show_hand_nb(row, hands[p])
-            card = decide_nb(sids[p], row, params_row_nb(params_at, p, width), rng_cell_nb(rng_at, 1 + p))
+            card = np.int64(-1)
+            if slips:  # docs/human-players.md: a slip passes a random card; the strategy is not asked
+                card = slip_nb(row, human[SLIP_OFFSET + p], rng_cell_nb(rng_at, 1 + p))
+            if card < 0:
+                card = decide_nb(sids[p], row, params_row_nb(params_at, p, width), rng_cell_nb(rng_at, 1 + p))
             if not pass_card_nb(row, hands, owner, straight, p, card):
                 err[0], err[1], err[2], err[3] = 1, game, p, ERR_NOT_HELD
                 err[4], err[5], err[6], err[7] = card, passes + 1, sids[p], deal
@@ -206,6 +227,10 @@ def play_round_nb(
                 snap_nb(
                     int64_at(at[6], (snap_rows, N_CARDS)), events - 1, hands, n, deck, stock0, n_stock, card
                 )
+            claimed = True  # a player who does not forget claims every card of its own back home
+            if forgets:  # docs/human-players.md: the passer forgets right after its pass ...
+                forget_turn_nb(row, owner, claims, human, p, card, rng_cell_nb(rng_at, 1 + p))
+                claimed = claimed_nb(claims, human, q, card)  # ... and the receiver may have forgotten
             # The card arrives as part of the pass; back home, it may be exchanged.
             drawn, head = receive_nb(
                 obs_row_nb(obs_at, q),
@@ -219,6 +244,7 @@ def play_round_nb(
                 head,
                 q,
                 card,
+                claimed,
             )
             if drawn >= 0:
                 if events < log_rows:

@@ -8,7 +8,8 @@ the contract to the letter and favours plainness over speed.
 A round reads in the order a person plays it::
 
     shuffle_deck -> deal_cards -> dealt_signallers
-      -> play_turn (choose_card -> pass_card -> arrive [-> exchange] -> signals) ...
+      -> play_turn ([slipped_card or] choose_card -> pass_card [-> forget_after_pass]
+                    -> arrive [-> exchange] -> signals) ...
          until somebody signals or the stall cap
       -> touch_times -> last_to_touch (the letter)
 
@@ -18,7 +19,9 @@ them is importable from here:
 - :mod:`~simulator.games.gris.reference_table`: the table, the deal and the
   move log (``Table``, ``shuffle_deck``, ``deal_cards``, ``Event``);
 - :mod:`~simulator.games.gris.reference_view`: what a player sees and how its
-  answer is read and checked (``Player``, ``observe``, ``choose_card``);
+  answer is read and checked (``Player``, ``observe``, ``choose_card``), and what a
+  player who forgets or slips does (docs/human-players.md: ``slipped_card``,
+  ``forget_after_pass``);
 - this module: the signals, the moves, a round and a match;
 - :mod:`~simulator.games.gris.reference_records`: the records of a round and a
   match, and how they read as a trace (``RoundRecord``, ``format_round``).
@@ -59,7 +62,16 @@ from simulator.games.gris.reference_table import (
     shuffle_deck,
     six_card_seat,
 )
-from simulator.games.gris.reference_view import IllegalAction, Player, as_card, choose_card, observe
+from simulator.games.gris.reference_view import (
+    IllegalAction,
+    Player,
+    as_card,
+    choose_card,
+    forget_after_pass,
+    human_values,
+    observe,
+    slipped_card,
+)
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
 
 __all__ = [
@@ -94,6 +106,7 @@ __all__ = [
     "left_of",
     "observe",
     "pass_card",
+    "pass_turn",
     "play_deal",
     "play_match",
     "play_round",
@@ -136,9 +149,11 @@ def signals(table: Table, seat: int) -> bool:
 
 
 def start_trip(table: Table, seat: int, card: int) -> None:
-    """RULES.md §1: ``seat`` becomes the card's owner and a new, straight trip begins."""
+    """RULES.md §1: ``seat`` becomes the card's owner and a new, straight trip begins; the
+    owner will claim it when it comes back (unless it forgets it, docs/human-players.md)."""
     table.owner[card] = seat
     table.straight[card] = True
+    table.claims[seat].add(card)
 
 
 def pass_card(table: Table, seat: int, card: int) -> int:
@@ -177,9 +192,12 @@ def returns_to_stock(rules: Rules, straight_trip: bool) -> bool:
 
 
 def arrive(table: Table, seat: int, card: int) -> None:
-    """The passed card reaches ``seat``; back at its owner it may be exchanged (RULES.md §1)."""
+    """The passed card reaches ``seat``; back at its owner it may be exchanged (RULES.md §1),
+    if the owner claims it: it remembers passing it (docs/human-players.md)."""
     table.received_suit[seat][suit_of(card)] += 1  # counted when received, even if exchanged
-    if table.owner[card] == seat and returns_to_stock(table.rules, table.straight[card]):
+    claimed = card in table.claims[seat]
+    table.claims[seat].discard(card)  # back with its owner: in hand, or under the stock
+    if claimed and table.owner[card] == seat and returns_to_stock(table.rules, table.straight[card]):
         table.incoming[seat] = exchange(table, seat, card)
         table.incoming_drawn[seat] = True
     else:
@@ -205,6 +223,24 @@ def exchange(table: Table, seat: int, card: int) -> int:
     return drawn
 
 
+def pass_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray]) -> tuple[int, int]:
+    """The six-card holder chooses a card and passes it left: ``(receiver, card)``; it has
+    not arrived yet (:func:`arrive`).
+
+    docs/human-players.md: a player who slips may pass a random card instead of asking its
+    strategy; a player who forgets forgets right after its pass.
+    """
+    seat = table.to_play
+    player, rng = players[seat], rngs[seat]
+    forget, slip = human_values(player.params)
+    card = slipped_card(table, seat, slip, rng)
+    if card is None:
+        card = choose_card(table, player, seat, rng)
+    left = pass_card(table, seat, card)
+    forget_after_pass(table, seat, forget, rng)
+    return left, card
+
+
 def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray]) -> bool:
     """One turn: the six-card holder passes a card left, it arrives; True if the passer signals.
 
@@ -212,8 +248,7 @@ def play_turn(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     the pass is complete before the thumb goes down.
     """
     seat = table.to_play
-    card = choose_card(table, players[seat], seat, rngs[seat])
-    left = pass_card(table, seat, card)
+    left, card = pass_turn(table, players, rngs)
     arrive(table, left, card)  # an exchange, if due, comes before the owner's own pass
     return signals(table, seat)
 

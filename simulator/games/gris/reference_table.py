@@ -64,6 +64,9 @@ class Table:
     received_suit: list[list[int]]  # received_suit[seat][s]: cards of suit s received from the right
     passed_suit: list[list[int]]  # passed_suit[seat][s]: cards of suit s this seat passed
     my_passes: list[int]  # my_passes[seat]: passes this seat has made
+    # claims[seat]: the cards seat remembers passing that are away on a trip it started; it
+    # claims such a card when it comes back (docs/human-players.md: only forgetting empties it)
+    claims: list[set[int]]
     obs: list[np.ndarray]  # one observation array per seat for the round (MEMORY survives in it)
     events: list[Event]
     passes: int = 0  # passes made in the round, by anyone
@@ -131,6 +134,7 @@ def deal_cards(rules: Rules, deck: Sequence[int], n: int, dealer: int) -> Table:
         received_suit=[[0] * N_SUITS for _ in range(n)],
         passed_suit=[[0] * N_SUITS for _ in range(n)],
         my_passes=[0] * n,
+        claims=[set() for _ in range(n)],
         obs=[np.full(OBS_SIZE, -1, dtype=np.int64) for _ in range(n)],  # MEMORY is -1 at the deal
         events=[],
     )

@@ -21,6 +21,8 @@ The state of a round:
 * ``owner[card]`` (-1 for none) and ``straight[card]`` (0/1) describe the
   card's current trip (the circulation rule); both have a spare last slot,
   ``NO_CARD_SLOT``, written to when there is no card.
+* ``claims[seat]`` and ``human`` (each seat's forget and slip) serve players who
+  forget and slip; they are kept by :mod:`simulator.games.gris.human`.
 """
 
 from __future__ import annotations
@@ -280,13 +282,14 @@ def stock_swap_nb(deck, stock0, n_stock, head, card):
 
 
 @njit(cache=True, inline="always")
-def receive_nb(row, hands, owner, straight, circulation, deck, stock0, n_stock, head, seat, card):
+def receive_nb(row, hands, owner, straight, circulation, deck, stock0, n_stock, head, seat, card, claimed):
     """The passed ``card`` reaches ``seat`` (``row``: its observation row) from the right.
     Back at its owner the circulation rule may exchange it for the top of the stock
-    (RULES.md §1; not a pass).  Returns ``(drawn, head)``: the drawn card, or -1 if there
-    was no exchange."""
+    (RULES.md §1; not a pass), if the owner claims it (``claimed``: it remembers passing
+    it, always true of a player who does not forget; ``human.claimed_nb``).  Returns
+    ``(drawn, head)``: the drawn card, or -1 if there was no exchange."""
     row[RECEIVED_SUIT + suit_nb(card)] += 1  # counted when received, even if exchanged
-    if exchanged_nb(circulation, owner, straight, card, seat):
+    if claimed and exchanged_nb(circulation, owner, straight, card, seat):
         drawn, head = stock_swap_nb(deck, stock0, n_stock, head, card)
         owner[drawn] = -1  # RULES.md §1: the drawn card has no owner until it is passed
         straight[drawn] = 0
@@ -333,7 +336,9 @@ def workspace_nb():
     signallers = np.zeros(MAX_SEATS, np.int64)
     seats = np.arange(MAX_SEATS)
     hands = np.zeros(MAX_SEATS, np.uint64)  # bit c of hands[seat]: the seat holds card c
-    return (deck, obs, owner, straight, rng, times, signallers, seats, hands)
+    claims = np.zeros(MAX_SEATS, np.uint64)  # the cards a seat that forgets remembers passing (human.py)
+    human = np.zeros(2 * MAX_SEATS, np.float64)  # each seat's forget, then each seat's slip (human.py)
+    return (deck, obs, owner, straight, rng, times, signallers, seats, hands, claims, human)
 
 
 @njit(cache=True)

@@ -141,10 +141,12 @@ def greedy_nb(obs, params, rng):
 def commit_nb(obs, params, rng):
     """RULES.md §5 `commit:after=t` (t = params[0]): greedy until the target is locked right
     after the player's t-th pass, on the hand as it was then (this decision's hand without
-    the card that just arrived; t = 0: the hand as dealt).  MEMORY[0] keeps the locked suit."""
+    the card that just arrived; t = 0: the hand as dealt).  MEMORY[0] keeps the locked suit.
+    It locks at its first decision after t passes or more: the one right after the t-th,
+    unless a slip took that decision (docs/human-players.md) and it was not asked."""
     target = obs[MEMORY]
     if target < 0:
-        if obs[MY_PASSES] != int(params[0]):
+        if obs[MY_PASSES] < int(params[0]):
             return greedy_nb(obs, params, rng)
         target = most_held_nb(obs, obs[INCOMING], rng)
         obs[MEMORY] = target

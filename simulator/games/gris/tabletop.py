@@ -43,6 +43,7 @@ from simulator.tabletop.passing import (
     timing,
     touch_times,
 )
+from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -59,7 +60,7 @@ class Human:
     letters: Callable[[], str] = lambda: ""
     name: str = "you"
     spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     passes: list[Pass] = field(default_factory=list)
     round: int = 0
     held: set[int] = field(default_factory=set)  # every card you have held this round

@@ -106,6 +106,7 @@ class Position:
             self.head,
             (seat + 1) % self.n,
             card,
+            True,  # the owner claims its card (a player who never forgets)
         )
         return int(drawn)
 

@@ -8,6 +8,11 @@ signallers, the touch times and the loser must match.  Strategies react only to
 the fields they read, so a last test plays a *digest* strategy whose every
 choice depends on all OBS_SIZE fields of its observation: any field the kernel
 fills differently from the reference changes the game from there on.
+
+Players who forget and slip (docs/human-players.md) are compared the same way: their
+slips, their forgetting and the claims they no longer make draw from the seat's stream in
+both engines, so every event must still match; the digest strategy sees the forgotten
+history counts.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from simulator.games.gris.observation import HAND, INCOMING, MAX_HAND, MEMORY, N
 from simulator.games.gris.reference import EXCHANGE, PASS, RoundRecord, deal_cards, play_round, shuffle_deck
 from simulator.games.gris.variants import STALL_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
-from strategies import MAX_PARAMS, Player, SpecError, families
+from strategies import FORGET_AT, PARAM_ROW, SLIP_AT, Player, SpecError, families
 
 SEAT_COUNTS = (2, 3, 4, 5, 7, 10)
 VARIANTS = (Rules("straight"), Rules("always"), Rules("off"))
@@ -58,6 +63,15 @@ def shipped_players() -> dict[str, Player]:
 PLAYERS = shipped_players()
 SPECS = tuple(PLAYERS)
 STEADY = tuple(s for s in SPECS if s != "random")  # rounds of tens of passes, not hundreds
+
+
+# (forget, slip) pairs for the human players: each alone, both, and each at its end.
+HUMAN = ((0.15, 0.0), (0.0, 0.15), (0.4, 0.25), (1.0, 0.0), (0.0, 1.0), (0.05, 0.6))
+
+
+def human(player: Player, forget: float, slip: float) -> Player:
+    """``player``'s strategy with its parameters, forgetting and slipping."""
+    return Player(player.family, player.values, forget, slip)
 
 
 def test_every_required_strategy_is_compared() -> None:
@@ -345,7 +359,7 @@ def digest_nb(obs, params, rng):
 class Digest:
     def __init__(self, incoming_rate: float, salt: int) -> None:
         self.name = f"digest({incoming_rate}, {salt})"
-        self.params = np.zeros(MAX_PARAMS)
+        self.params = np.zeros(PARAM_ROW)
         self.params[:2] = incoming_rate, salt
         self.decide = digest_nb
 
@@ -377,3 +391,88 @@ def test_kernel_fills_every_observation_field_like_the_reference(
             exchanges += sum(e.kind == EXCHANGE for e in rec.events)
             assert sum(e.kind == PASS for e in rec.events) == rec.passes
     assert (exchanges > 0) == (rules.circulation != "off")
+
+
+# --- players who forget and slip (docs/human-players.md) -----------------------------------
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.circulation)
+@pytest.mark.parametrize("n", SEAT_COUNTS)
+def test_kernel_plays_the_reference_round_when_players_forget_and_slip(n: int, rules: Rules) -> None:
+    """Every shipped strategy with every (forget, slip) of HUMAN, at a table of its own kind
+    and beside plain players; the rounds differ from the plain ones (the values are used)."""
+    cap = 1_000 if rules.circulation == "off" else STALL_CAP
+    exchanges = changed = 0
+    for k, (spec, (forget, slip)) in enumerate(itertools.product(SPECS, HUMAN)):
+        plain = PLAYERS[spec]
+        mixed = SPECS[(k * 7 + n) % len(SPECS)]
+        for table in (
+            [human(plain, forget, slip)] * n,
+            [human(plain, forget, slip), *[PLAYERS[mixed]] * (n - 1)],
+        ):
+            where = dict(seed=(131 * k + n) * 2654435761 % 2**63, game=k + 17 * n, deal=k % 3, dealer=k % n)
+            rec = assert_same_round(table, rules, **where, stall_cap=cap)
+            before = play_round(rules, [p.plain for p in table], **where, stall_cap=cap)
+            changed += rec.events != before.events
+            exchanges += sum(e.kind == EXCHANGE for e in rec.events)
+    assert changed > 0
+    assert (exchanges > 0) == (rules.circulation != "off")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    n=st.sampled_from(SEAT_COUNTS),
+    table=st.lists(st.sampled_from(STEADY), min_size=10, max_size=10),
+    values=st.lists(
+        st.tuples(
+            st.sampled_from((0.0, 0.0, 0.02, 0.3, 0.7, 1.0)), st.sampled_from((0.0, 0.0, 0.05, 0.5, 1.0))
+        ),
+        min_size=10,
+        max_size=10,
+    ),
+    rules=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**63 - 1),
+    game=st.integers(0, 2**40),
+    deal=st.integers(0, 500),
+    dealer_at=st.floats(0, 1, exclude_max=True),
+)
+def test_kernel_plays_the_reference_round_anywhere_when_players_forget_and_slip(
+    n: int,
+    table: list[str],
+    values: list[tuple[float, float]],
+    rules: Rules,
+    seed: int,
+    game: int,
+    deal: int,
+    dealer_at: float,
+) -> None:
+    """Random tables in which each seat forgets and slips by its own amount (or not at all)."""
+    players = [human(PLAYERS[s], f, e) for s, (f, e) in zip(table[:n], values, strict=False)]
+    assert_same_round(players, rules, seed=seed, game=game, deal=deal, dealer=int(dealer_at * n))
+
+
+@pytest.mark.parametrize("values", [(0.3, 0.0), (0.0, 0.3), (0.5, 0.2), (1.0, 0.0)], ids=str)
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.circulation)
+def test_kernel_fills_every_observation_field_like_the_reference_when_players_forget_and_slip(
+    digest_trace: Callable, rules: Rules, values: tuple[float, float]
+) -> None:
+    """The digest sees every field, the forgotten history counts included; every other
+    seat forgets and slips."""
+    forget, slip = values
+    changed = 0
+    for n in SEAT_COUNTS:
+        for i in range(3):
+            players = [Digest((0.5, 0.8, 0.95, 0.3)[(s + i) % 4], 10 * i + s) for s in range(n)]
+            where = dict(seed=777 + i, game=n * 100 + i, deal=i, dealer=(n - 1 + i) % n, stall_cap=300)
+            before = play_round(rules, players, **where)
+            for p in players[::2]:
+                p.params[FORGET_AT], p.params[SLIP_AT] = forget, slip
+            rec = assert_same_round(
+                players,
+                rules,
+                **where,
+                trace=digest_trace,
+                sids=[0] * n,
+            )
+            changed += rec.events != before.events
+    assert changed > 0  # the digest saw what was forgotten, or slipped

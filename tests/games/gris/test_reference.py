@@ -58,7 +58,7 @@ from simulator.games.gris.reference import (
     signals,
 )
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
-from strategies.registry import MAX_PARAMS
+from strategies.registry import PARAM_ROW
 
 STRAIGHT, ALWAYS, OFF = Rules("straight"), Rules("always"), Rules("off")
 VARIANTS = (STRAIGHT, ALWAYS, OFF)
@@ -89,7 +89,7 @@ class Strategy(ABC):
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__
-        self.params = np.zeros(MAX_PARAMS)
+        self.params = np.zeros(PARAM_ROW)
 
     def decide(self, obs: np.ndarray, params: np.ndarray, rng: np.ndarray) -> int:
         return self.choose(obs, rng)

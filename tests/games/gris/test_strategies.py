@@ -33,7 +33,7 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.strategies import commit_nb, decide_builtin_nb, greedy_nb, random_nb, reader_nb
-from strategies import families, parse_spec
+from strategies import PARAM_ROW, families, parse_spec
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 
@@ -76,7 +76,7 @@ def stream(game: int = 7, seat: int = 1) -> tuple[np.ndarray, Stream]:
 
 
 def params(*values: float) -> np.ndarray:
-    p = np.zeros(8)
+    p = np.zeros(PARAM_ROW)
     p[: len(values)] = values
     return p
 
