@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint
+from simulator.cli.compare_output import print_compare, print_sweep
 from simulator.cli.options import (
     Backend,
     BackendOpt,
@@ -44,7 +45,6 @@ from simulator.cli.options import (
     Verbose,
     Workers,
 )
-from simulator.cli.output import print_compare, print_sweep
 from simulator.cli.outputs import (
     check_outputs,
     claim_results_folder,
