@@ -95,7 +95,22 @@ def sentence(who: str, other: str, row: Mapping[str, Any], f: Field, unit: str, 
         interval = [-hi, -lo] if less else [lo, hi]
         size = formatting.with_interval(abs(d), interval)
         where = "on the same deals"
+        if _rounds_to_zero(size):  # "0.000 more" says nothing: give the signed difference
+            units = "percentage points" if f.kind == "rate" else f.unit_text(unit)
+            signed = formatting.with_interval(d, [lo, hi], sign=True)
+            return f"{who} minus {other}: {signed} {units} {where}: {ENDINGS[said]}"
     return f"{_comparison(who, other, size, d < 0, f, unit)} {where}: {ENDINGS[said]}"
+
+
+def _rounds_to_zero(shown: str) -> bool:
+    """Whether the value of ``shown`` (``0.000 [-0.020, 0.020]``) reads as zero."""
+    return shown.partition(" ")[0].strip("0.,") == ""
+
+
+def paragraphs(said: list[dict[str, Any]]) -> list[str]:
+    """The sentences of :func:`verdicts` as a report's paragraphs (each with its full stop;
+    a sentence opens with a strategy's name, which keeps its own case)."""
+    return [v["sentence"] + "." for v in said]
 
 
 def verdicts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -122,4 +137,14 @@ def verdicts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["BETTER", "ENDINGS", "NOT_TESTED", "NO_DIFFERENCE", "WORSE", "sentence", "verdict", "verdicts"]
+__all__ = [
+    "BETTER",
+    "ENDINGS",
+    "NOT_TESTED",
+    "NO_DIFFERENCE",
+    "WORSE",
+    "paragraphs",
+    "sentence",
+    "verdict",
+    "verdicts",
+]

@@ -37,6 +37,16 @@ class OneLineErrors(LazyGroup):
         _VERBOSE["on"] = False
         ask_width(None)  # each command decides its width afresh (tests call main many times)
         try:
+            code = self._main(args, prog_name, complete_var, **extra)
+        finally:
+            ask_width(None)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _main(self, args, prog_name, complete_var, **extra) -> int:
+        """Run the command; the exit code, with every expected failure said in one line."""
+        try:
             rv = super().main(
                 args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
             )
@@ -61,8 +71,6 @@ class OneLineErrors(LazyGroup):
         except StrategyError as e:
             err.print(f"error: {e}", markup=False)
             code = 3
-        if standalone_mode:
-            sys.exit(code)
         return code
 
 

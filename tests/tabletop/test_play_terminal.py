@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 
@@ -109,6 +110,8 @@ def test_leaving_at_a_prompt_is_one_line_and_exit_130(how):
     out = finish(child)
     assert child.exitstatus == 130, out
     assert "left the table; the match was not finished" in out and "Traceback" not in out
+    # a line of its own, not after the prompt or the ^C the terminal echoed
+    assert re.search(r"^left the table", out, re.M) and "^Cleft" not in out, out
 
 
 def test_ctrl_c_while_the_signal_waits_for_your_key_leaves_cleanly():
