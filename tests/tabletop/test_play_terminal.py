@@ -71,7 +71,7 @@ def test_a_spokelse_match_with_an_illegal_answer(tmp_path):
     child.close()
     assert child.exitstatus == 0, child.before
     out = child.before
-    assert "End of the round" in out and "ghost" in out and "Match over after 1 rounds" in out
+    assert "End of the round" in out and "ghost" in out and "Match over after 1 round:" in out
     assert "decisions against expect's" in out and "Traceback" not in out
     assert decisions >= 20
 
