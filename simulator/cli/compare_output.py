@@ -31,10 +31,13 @@ def diff_unit(f: Field, unit: str) -> str:
     return "percentage points" if f.kind == "rate" else f.unit_text(unit)
 
 
-def compare_cells(f: Field, r: dict, name: str, is_base: bool, narrow: bool = False) -> list[str]:
+def compare_cells(
+    f: Field, r: dict, name: str, is_base: bool, narrow: bool = False, places: int | None = None
+) -> list[str]:
     """Value, paired difference, Holm p-value and variance reduction of one candidate
-    (``narrow``: each interval under its value)."""
-    value = (formatting.rate if f.kind == "rate" else formatting.mean)(r[name], r.get(f"{name}_ci"))
+    (``narrow``: each interval under its value; ``places``: the value column's decimals)."""
+    shown = formatting.rate if f.kind == "rate" else formatting.mean
+    value = shown(r[name], r.get(f"{name}_ci"), decimals=places)
     if is_base:
         cells = [value, "(baseline)", "", ""]
     else:
@@ -94,10 +97,12 @@ def print_compare(summary: dict) -> None:
         f = metric_field(decl, name, block)
 
         def build(narrow: bool, name: str = name, block: dict = block, f: Field = f) -> RichTable:
+            rows = block["strategies"]
+            places = formatting.column_decimals([r.get(f"{name}_ci") for r in rows], percent=f.kind == "rate")
             t = _table([_player_column(narrow)])
             compare_columns(t, name, f, unit, narrow)
-            for r in block["strategies"]:
-                t.add_row(r["player"], *compare_cells(f, r, name, "diff" not in r, narrow))
+            for r in rows:
+                t.add_row(r["player"], *compare_cells(f, r, name, "diff" not in r, narrow, places))
             return t
 
         title = f"{name}: {block['doc']} ({f.caption(unit)})"
@@ -154,6 +159,9 @@ def print_sweep(result) -> None:
     axes = [a.name for a in result.axes]
     records = result.table.to_dict("records")
 
+    cis = [[r[f"{m}_lo"], r[f"{m}_hi"]] for r in records]
+    places = formatting.column_decimals(cis, percent=f.kind == "rate")
+
     def build(narrow: bool) -> RichTable:
         t = _table([(a, {"justify": "right", "no_wrap": True}) for a in axes])
         compare_columns(t, m, f, unit, narrow)
@@ -169,7 +177,7 @@ def print_sweep(result) -> None:
             }
             t.add_row(
                 *(format_value(r[a]) + (" (shared)" if r.get("shared") else "") for a in axes),
-                *compare_cells(f, row, m, is_base, narrow),
+                *compare_cells(f, row, m, is_base, narrow, places),
             )
         return t
 

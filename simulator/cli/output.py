@@ -60,11 +60,21 @@ def _meaning(f: Field | None, unit: str) -> str:
     return f"{caption} ({words})" if words else caption
 
 
-def _cell(f: Field | None, row: dict, key: str, unit: str, totals: dict) -> str:
+def _cell(f: Field | None, row: dict, key: str, unit: str, totals: dict, decimals: int | None = None) -> str:
     v = row[key]
     if isinstance(v, dict):  # a reaction profile
         return formatting.reaction(v)
-    return formatting.figure(f, v, row.get(key + "_ci"), unit, totals)
+    if f is not None and row.get("seat") in f.not_for:  # the rules fix it there (the caption says why)
+        return formatting.NA
+    return formatting.figure(f, v, row.get(key + "_ci"), unit, totals, decimals)
+
+
+def _column_decimals(f: Field | None, rows: list[dict], key: str) -> int | None:
+    """The decimal places of a column of rates or means: one number of digits in a column."""
+    if f is None or f.kind not in ("rate", "mean"):
+        return None
+    cis = [r.get(key + "_ci") for r in rows if r.get("seat") not in f.not_for]
+    return formatting.column_decimals(cis, percent=f.kind == "rate")
 
 
 def _rules_text(rules: dict) -> str:
@@ -79,7 +89,8 @@ def print_result(result: Result) -> None:
     totals = {"n": s["n"], **{k: v for k, v in s.items() if isinstance(v, int) and not isinstance(v, bool)}}
     seats = s["seats"]
     seat_keys = [k for k in seats[0] if k not in ("seat", "player") and not k.endswith("_ci")]
-    cells = [{k: _cell(decl.get(k), seat, k, unit, totals) for k in seat_keys} for seat in seats]
+    places = {k: _column_decimals(decl.get(k), seats, k) for k in seat_keys}
+    cells = [{k: _cell(decl.get(k), seat, k, unit, totals, places[k]) for k in seat_keys} for seat in seats]
 
     def seat_table(keys: list[str], narrow: bool) -> RichTable:
         from rich.table import Table as RichTable
