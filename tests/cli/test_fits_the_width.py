@@ -69,6 +69,7 @@ COMMANDS = {
     "strategies gris": ["strategies", "gris"],
     "strategies gris-nese": ["strategies", "gris-nese"],
     "games": ["games"],
+    "experiment list": ["experiment", "list"],
 }  # fmt: skip
 
 
