@@ -93,3 +93,21 @@ def test_tune_shows_its_drawn_reals_short_and_says_so(capsys):
     assert full.group(0) not in text.replace(f"is {full.group(0)}", "")  # only the note gives it whole
     assert f"patience={short_real(float(full.group(1)))}," in text
     assert re.search(r"note: real values the search drew are shown to 3 significant digits", text)
+
+
+# --- a ranking without a finite strength ---------------------------------------------------
+
+
+def test_a_strategy_that_never_did_better_on_a_deal_is_said_so_in_the_ranking():
+    args = ["compare", "spokelse", "-s", "threshold:k=4", "-s", "expect", "-s", "passive", "--rounds", "500",
+            "--seed", "7"]  # fmt: skip
+    doc = json.loads(run(*args, "--json"))
+    passive = doc["strategies"].index("passive")
+    assert not any(doc["head_to_head"]["better"][passive])  # passive never scored lower on a deal
+    text = run(*args)
+    row = next(line for line in text.splitlines() if re.match(r"│ +3 │ passive ", line))
+    assert "never did better on a deal" in row and "[" not in row, row
+    expect = next(line for line in text.splitlines() if re.match(r"│ +1 │ expect", line))
+    assert re.search(r"\+\d\.\d+ \[\+\d\.\d+, \+\d\.\d+\]", expect), (
+        expect
+    )  # a finite strength keeps its interval

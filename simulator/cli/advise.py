@@ -95,13 +95,15 @@ _RANKED = re.compile(r"^  \d+\. ")
 
 
 def print_advice(lines: list[str], advice: Any) -> None:
-    """The advice's lines; when its ranked actions are wider than the output, they are laid
-    out as a table whose words wrap, and every other line wraps between words."""
+    """The advice's lines; when its ranked actions are wider than the terminal (or the width
+    asked for), they are laid out as a table whose words wrap, and every other line wraps
+    between words.  Output that is not a terminal keeps every line whole."""
     from rich.cells import cell_len
 
     ranked = [i for i, line in enumerate(lines) if _RANKED.match(line)]
     options = getattr(advice, "options", None)
-    if not ranked or not options or max(cell_len(lines[i]) for i in ranked) <= out.width:
+    fits = max((cell_len(lines[i]) for i in ranked), default=0) <= out.width
+    if not out.fitted or fits or not options:  # not a terminal: the lines scripts read, whole
         for line in lines:
             out.print(line, markup=False, highlight=False)
         return

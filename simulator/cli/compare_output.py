@@ -130,12 +130,25 @@ def _print_ranking(s: dict) -> None:
             ]
         )
         for r in s["ranking"]:
-            fixed = r["player"] == s["baseline"]
-            text = "0 (fixed)" if fixed else formatting.diff(r["strength"], r.get("strength_ci"))
-            t.add_row(str(r["rank"]), r["player"], text)
+            t.add_row(str(r["rank"]), r["player"], _strength(s, r))
         return t
 
     tables.print_tables(out, [tables.fitted_table(out, build)], title)
+
+
+def _strength(s: dict, r: dict) -> str:
+    """A ranking's log-strength with its interval; a strategy that never did better (or
+    never worse) than another on a deal has no finite strength, and is said so rather than
+    given the fitting's arbitrary number with an interval of thousands."""
+    if r["player"] == s["baseline"]:
+        return "0 (fixed)"
+    better = s["head_to_head"]["better"]
+    i = list(s["strategies"]).index(r["player"])
+    if not any(better[i]):
+        return "never did better on a deal"
+    if not any(row[i] for row in better):
+        return "never did worse on a deal"
+    return formatting.diff(r["strength"], r.get("strength_ci"))
 
 
 def print_sweep(result) -> None:

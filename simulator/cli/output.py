@@ -1,8 +1,10 @@
-"""What the ``kortsim`` commands print: the tables of a run, a comparison and a sweep.
+"""Where the ``kortsim`` commands print, and the tables of a run (a comparison's and a
+sweep's are in :mod:`simulator.cli.compare_output`).
 
 Each figure is shown with its unit, its direction and its 95% interval (the captions
 come from :mod:`simulator.engine.fields`, the numbers' form from :mod:`simulator.engine.formatting`).
-Results go to stdout (:data:`out`), messages to stderr (:data:`err`).
+Results go to stdout (:data:`out`, as wide as the reader's terminal: :mod:`simulator.cli.width`),
+messages to stderr (:data:`err`).
 """
 
 from __future__ import annotations
