@@ -58,6 +58,8 @@ COMMANDS = {
                           "1"],
     "sweep": ["sweep", "spokelse", "-s", "expect:patience=1..3/1,open=15|25", "--rounds", "500", "--seed", "2"],
     "profile": ["profile", "spokelse", "--rounds", "1000", "--matches", "100", "--seed", "1"],
+    "profile variants": ["profile", "spokelse", "--compare-rule", "jack=0.5,11", "--rounds", "1000", "--matches",
+                         "100", "--seed", "1"],
     "profile gris": ["profile", "gris", "--players", "3..4", "--rounds", "1000", "--matches", "50", "--seed",
                      "1"],
     "advise": ["advise", "spokelse", "--row", "♠8 ♦K ? ?", "--hand", "♥3", "--discard", "♣Q", "--stock", "20",
