@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from simulator.analysis.compare import CompareResult
+from simulator.analysis.verdicts import paragraphs, verdicts
 from simulator.engine import fields
 from simulator.engine.fields import Field, games_word
 from simulator.engine.files import atomic_path, atomic_write
@@ -293,7 +294,12 @@ def compare_report(result: CompareResult, out_dir: str | Path, title: str | None
         + (f"; field {s['field']}" if s["field"] else "")
         + "."
     )
+    plain_words = report.Section(
+        f"In plain words: each strategy minus {s['baseline']}",
+        paragraphs(s.get("verdicts") or verdicts(s)),
+    )
     sections = [
+        plain_words,
         report.Section("Paired differences", [setup], figures=["compare"]),
         report.Section("Figures per strategy", captions, tables=["compare"]),
     ]

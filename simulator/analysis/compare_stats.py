@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.analysis.compare_seatings import FIELD, Design
+from simulator.analysis.verdicts import verdicts
 from simulator.engine.stats import LEVEL, z_value
 from simulator.games.base import Game, Metric, Table
 from simulator.running.results import SCHEMA_VERSION, package_version
@@ -297,7 +298,7 @@ def summarise(
         per_metric[m.name] = {**info, "strategies": rows}
     primary = metrics[0]
     better = sums[primary.name].better
-    return {
+    summary = {
         "schema_version": SCHEMA_VERSION,
         "kind": "compare",
         "game": g.name,
@@ -321,6 +322,9 @@ def summarise(
         "ranking": bradley_terry(better, specs, base),
         "kortsim": package_version(),
     }
+    # each candidate against the baseline in one sentence (simulator.analysis.verdicts)
+    summary["verdicts"] = verdicts(summary)
+    return summary
 
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:

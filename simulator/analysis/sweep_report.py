@@ -12,6 +12,7 @@ import pandas as pd
 
 from simulator.analysis.sweep_result import SweepResult, _sentence
 from simulator.analysis.sweep_spec import SweepSpec
+from simulator.analysis.verdicts import paragraphs, verdicts
 from simulator.engine.fields import games_word
 from strategies.registry import format_value
 
@@ -101,6 +102,10 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
         answer=answer,
         sections=[
             report.Section(
+                f"In plain words: each point played minus {result.baseline}",
+                paragraphs([v for v in s.get("verdicts") or verdicts(s) if v["metric"] == result.metric]),
+            ),
+            report.Section(
                 "Sweep",
                 [
                     f"{s['n']:,} {'deal' if s['n'] == 1 else 'deals'} ({games_word(result.unit)}), seed {s['seed']}; {s['design']}."
@@ -108,7 +113,7 @@ def sweep_report(result: SweepResult, out_dir: str | Path, title: str | None = N
                 + ([f"{result.shared_note()}."] if result.shared_note() else []),
                 tables=["sweep"],
                 figures=["sweep"],
-            )
+            ),
         ],
         tables={"sweep": result.table},
         figures={"sweep": png},

@@ -16,7 +16,10 @@ grouped by module:
 * :mod:`simulator.cli.profile`: ``profile``;
 * :mod:`simulator.cli.advise`: ``advise``;
 * :mod:`simulator.cli.calibrate`: ``calibrate``;
-* :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share.
+* :mod:`simulator.cli.common` and :mod:`simulator.cli.outputs`: what they share;
+* :mod:`simulator.cli.output`, :mod:`simulator.cli.compare_output` and
+  :mod:`simulator.cli.tables`: what they print, fitted to the width
+  :mod:`simulator.cli.width` decides.
 
 The commands are listed in :mod:`simulator.cli.commands`, in the order ``kortsim --help``
 lists them; a command's module is imported only when it is used (:mod:`simulator.cli.lazy`),

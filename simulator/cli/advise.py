@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from typing import Annotated, Any
 
 import typer
 
@@ -86,5 +87,49 @@ def advise_cmd(
     if as_json:
         out.print_json(dumps_json(advice.as_dict()))
         return
-    for line in advice_lines(g.name, advice):
+    print_advice(advice_lines(g.name, advice), advice)
+
+
+#: an action's line of the advice: ``  1. put ♥3 in slot 1 ...  score ...``
+_RANKED = re.compile(r"^  \d+\. ")
+
+
+def print_advice(lines: list[str], advice: Any) -> None:
+    """The advice's lines; when its ranked actions are wider than the terminal (or the width
+    asked for), they are laid out as a table whose words wrap, and every other line wraps
+    between words.  Output that is not a terminal keeps every line whole."""
+    from rich.cells import cell_len
+
+    ranked = [i for i, line in enumerate(lines) if _RANKED.match(line)]
+    options = getattr(advice, "options", None)
+    fits = max((cell_len(lines[i]) for i in ranked), default=0) <= out.width
+    if not out.fitted or fits or not options:  # not a terminal: the lines scripts read, whole
+        for line in lines:
+            out.print(line, markup=False, highlight=False)
+        return
+    for line in lines[: ranked[0]]:
         out.print(line, markup=False, highlight=False)
+    out.print(_ranked_table(options))
+    for line in lines[ranked[-1] + 1 :]:
+        out.print(line, markup=False, highlight=False)
+
+
+def _ranked_table(options: Any) -> Any:
+    """The ranked actions: own score, margin and (below the first) how much worse than the
+    best on the same deals, each with its 95% interval under it."""
+    from rich.table import Table
+
+    def shown(value: float, ci: Any, sign: bool = False) -> str:
+        f = "+.2f" if sign else ".2f"
+        return f"{value:{f}}\n[{ci[0]:{f}}, {ci[1]:{f}}]"
+
+    t = Table()
+    t.add_column("#", justify="right", no_wrap=True)
+    t.add_column("action", overflow="fold")
+    t.add_column("score\n[95% CI]", justify="right", no_wrap=True)
+    t.add_column("margin\n[95% CI]", justify="right", no_wrap=True)
+    t.add_column("worse than\nthe best by", justify="right", no_wrap=True)
+    for k, o in enumerate(options, 1):
+        worse = shown(o.vs_best, o.vs_best_ci, sign=True) if k > 1 else ""
+        t.add_row(f"{k}.", o.words, shown(o.score, o.score_ci), shown(o.margin, o.margin_ci, True), worse)
+    return t

@@ -16,6 +16,7 @@ from typer.exceptions import TyperException
 from simulator.cli.commands import COMMANDS
 from simulator.cli.lazy import LazyGroup
 from simulator.cli.output import err
+from simulator.cli.width import NARROWEST, ask_width
 from simulator.errors import InputError, SpecError, StrategyError
 
 # Typer may bring its own copy of click: catch both its exceptions and click's.
@@ -34,6 +35,17 @@ class OneLineErrors(LazyGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         _VERBOSE["on"] = False
+        ask_width(None)  # each command decides its width afresh (tests call main many times)
+        try:
+            code = self._main(args, prog_name, complete_var, **extra)
+        finally:
+            ask_width(None)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _main(self, args, prog_name, complete_var, **extra) -> int:
+        """Run the command; the exit code, with every expected failure said in one line."""
         try:
             rv = super().main(
                 args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
@@ -59,8 +71,6 @@ class OneLineErrors(LazyGroup):
         except StrategyError as e:
             err.print(f"error: {e}", markup=False)
             code = 3
-        if standalone_mode:
-            sys.exit(code)
         return code
 
 
@@ -100,12 +110,30 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _width(value: int | None) -> int | None:
+    """``kortsim --width N``: print the command's output N columns wide."""
+    if value is not None and value < NARROWEST:
+        raise InputError(f"--width {value}: give {NARROWEST} columns or more")
+    ask_width(value)
+    return value
+
+
 @app.callback()
 def _root(
     version: Annotated[
         bool,
         typer.Option("--version", help="Print kortsim's version and exit.", callback=_version, is_eager=True),
     ] = False,
+    width: Annotated[
+        int | None,
+        typer.Option(
+            "--width",
+            metavar="N",
+            help="Print N columns wide (default: the terminal's width, or COLUMNS when set; "
+            "140 when the output is not a terminal).",
+            callback=_width,
+        ),
+    ] = None,
 ) -> None:
     """Monte Carlo strategy simulator for Gris, Gris-nese and Spøkelse."""
 

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from simulator.cli.common import CountedPlay, amount_flag, parse_rule_options, seed_hint
+from simulator.cli.compare_output import print_compare, print_sweep
 from simulator.cli.options import (
     Backend,
     BackendOpt,
@@ -44,7 +45,6 @@ from simulator.cli.options import (
     Verbose,
     Workers,
 )
-from simulator.cli.output import print_compare, print_sweep
 from simulator.cli.outputs import (
     check_outputs,
     claim_results_folder,
@@ -75,7 +75,20 @@ def compare(
     out_dir: CompareOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
 ) -> None:
-    """Compare strategies on the same deals, every one in every seat, with paired intervals."""
+    """Compare strategies on the same deals, every one in every seat, with paired intervals.
+
+    One table per metric: each strategy's figure with its 95% interval; "minus baseline",
+    its paired difference to the baseline (the first -s, or --baseline) on the same deals,
+    in the metric's unit (percentage points for rates); "p (Holm)", the p-value of that
+    difference corrected for testing several strategies at once (Holm's method): a
+    strategy is called better or worse only when it is below 0.05; "variance reduction",
+    how many times smaller the variance of the difference is than it would be on
+    independent deals (what playing the same deals bought).  With three strategies or
+    more, a ranking by the deals each did better on (Bradley-Terry log-strength, the
+    baseline at 0, higher is stronger).  Last, one plain sentence per strategy and metric:
+    how far it is from the baseline, which way, and whether that is better, worse, or no
+    difference detected at this size (in --json: "verdicts").
+    """
     from simulator.analysis.compare import compare_setup
     from simulator.running.setup import Execution, Setup
 
@@ -117,7 +130,16 @@ def sweep_cmd(
     out_dir: SweepOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
 ) -> None:
-    """Sweep one or two strategy parameters against an opponent on the same deals."""
+    """Sweep one or two strategy parameters against an opponent on the same deals.
+
+    The table gives the metric at every point with its 95% interval, its paired difference
+    to the baseline point ("minus baseline", in the metric's unit), the Holm-corrected
+    p-value of that difference and the variance reduction the common deals bought (see
+    `kortsim compare --help`).  A line names the point with the best observed value, called
+    best only when it beats every other point played (Holm-corrected); last, one plain
+    sentence per point played: how far it is from the baseline, which way, and whether that
+    is better, worse, or no difference detected at this size (in --json: "verdicts").
+    """
     from simulator.analysis.sweep import plan_sweep, play_sweep
     from simulator.running.setup import Execution
 

@@ -13,6 +13,7 @@ from simulator.cli.app import PlainUsage
 from simulator.cli.options import Threads
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
+from simulator.cli.tables import print_indented
 from simulator.errors import InputError
 from simulator.running.results import dumps_json
 
@@ -39,7 +40,7 @@ def experiment_list(
         return
     for r in rows:
         out.print(f"[bold]{r['name']}[/bold]  v{r['version']}  {r['title']}")
-        out.print(f"    {r['question']}")
+        print_indented(out, r["question"])
 
 
 class ExperimentBar:
@@ -194,6 +195,6 @@ def _print_experiment(res: Any, name: str, size: str, as_json: bool) -> None:
         return
     for h in res.headlines:
         out.print(h.question, markup=False)
-        out.print(f"  {h.answer}", markup=False)
+        print_indented(out, h.answer, 2)
     out.print(f"(the answer in more detail: {res.report_md})", markup=False)
     err.print(f"{name} ({size}) took {res.elapsed_s:.1f} s; wrote {res.report_html} and {res.summary_path}")

@@ -9,6 +9,7 @@ import typer
 
 from simulator.cli.options import GameArg, Plugins
 from simulator.cli.output import err, out
+from simulator.cli.tables import print_indented
 from simulator.games import all_games, get_game
 from simulator.running.results import dumps_json
 
@@ -35,13 +36,16 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
         lo, hi = r["players"]
         seats = f"{lo} players" if lo == hi else f"{lo}-{hi} players (default {r['default_players']})"
         out.print(f"[bold]{r['game']}[/bold]  {r['title']}  ({seats})")
-        out.print(f"    default opponent (compare --field, sweep --vs): {_opponent(r['default_opponent'])}")
+        print_indented(
+            out, f"default opponent (compare --field, sweep --vs): {_opponent(r['default_opponent'])}"
+        )
         for k, v in r["rules"].items():
-            out.print(f"    --rule {k}=...  {v['doc']}")
+            print_indented(out, f"--rule {k}=...  {v['doc']}")
         if r["reaction_model"]:
-            out.print(
-                "    --reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35; "
-                "MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3)"
+            print_indented(
+                out,
+                "--reaction MEDIAN[,SIGMA] or SEAT=MEDIAN[,SIGMA]  reaction times (default 0.8,0.35; "
+                "MEDIAN 0.01 to 60 s, SIGMA 0.01 to 3)",
             )
 
 
@@ -99,15 +103,15 @@ def strategies_cmd(
     for f in fams.values():
         out.print(f"[bold]{f.name}[/bold]" + ("" if f.origin == "kortsim" else f"  (from {f.origin})"))
         for p in f.params:
-            out.print(f"    {p.describe()}: {p.doc}")
-        out.print("    " + " ".join(f.doc.split()))
+            print_indented(out, f"{p.describe()}: {p.doc}")
+        print_indented(out, " ".join(f.doc.split()))
         for name, (values, doc) in presets(g.name, f.name).items():
-            out.print(f"    preset {f.name}@{name} = {f.player(**values).spec}: {doc}")
+            print_indented(out, f"preset {f.name}@{name} = {f.player(**values).spec}: {doc}")
         out.print()
     out.print("[bold]Every strategy[/bold] also plays like a person when asked (docs/human-players.md):")
     for p in HUMAN_PARAMS:
-        out.print(f"    {p.describe()}: {p.doc}")
-    out.print(f"    e.g. {next(iter(fams))}:forget=0.1,slip=0.05")
+        print_indented(out, f"{p.describe()}: {p.doc}")
+    print_indented(out, f"e.g. {next(iter(fams))}:forget=0.1,slip=0.05")
 
 
 def warm() -> None:

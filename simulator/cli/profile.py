@@ -12,6 +12,7 @@ from simulator.cli.common import parse_rule_options, seed_hint
 from simulator.cli.options import Backend, BackendOpt, GameArg, Rules, Scheduler, Seed, Threads, Workers
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
+from simulator.cli.tables import print_points
 from simulator.errors import InputError
 
 if TYPE_CHECKING:
@@ -102,12 +103,14 @@ def profile_cmd(
     seed_hint(seed, int(result.summary["seed"]), quiet=as_json)
 
 
-def _table(title: str, columns: list[str]) -> RichTable:
+def _table(title: str, columns: list[str], figures: tuple[str, ...] = ()) -> RichTable:
+    """A table of the profile; the columns named in ``figures`` hold numbers with their
+    intervals, which never wrap (the words beside them do, to fit the width)."""
     from rich.table import Table as RichTable
 
     t = RichTable(title=title, title_justify="left", show_edge=False)
     for c in columns:
-        t.add_column(c)
+        t.add_column(c, no_wrap=c in figures, overflow="fold")
     return t
 
 
@@ -117,13 +120,14 @@ def print_profile(result: Any) -> None:
 
     s = result.summary
     out.print(f"[bold]Profile of {s['game']}[/bold] (seed {s['seed']}; 95% intervals in brackets)")
-    for h in result.headlines:
-        out.print(f"• {h.answer}", markup=False)
+    print_points(out, [h.answer for h in result.headlines])
     roles = _table(
         "Seat and order advantage (positive favours the seat)", ["page", "play", "role", "advantage"]
     )
     skill = _table(
-        "Skill (primary outcome, same deals)", ["page", "comparison", "difference", "strategy share"]
+        "Skill (primary outcome, same deals)",
+        ["page", "comparison", "difference", "strategy share"],
+        figures=("difference", "strategy share"),
     )
     rest = _table("Length, matches, irregular rounds", ["page", "measure", "value"])
     memory = _table("Memory and care (cost against the plain strategy: higher is worse)",

@@ -10,7 +10,7 @@ import typer
 
 from simulator.cli.common import parse_rule_options
 from simulator.cli.options import GameArg, Players, Reaction, Rules, Seed
-from simulator.cli.output import err
+from simulator.cli.output import err, out
 
 
 def play_cmd(
@@ -78,15 +78,18 @@ def play_cmd(
     chosen, and (Spøkelse) what your choices cost; in the Gris games your reaction times,
     which --save-reaction keeps.  Ctrl-C leaves (exit code 130).
     """
-    from simulator.tabletop import Left, play
+    from simulator.tabletop import Left, Terminal, play
 
+    terminal = Terminal(out)
     try:
         play(
             game.value, vs or [], players=players, seed=seed, rules=parse_rule_options(rule),
             reaction=reaction, advice_samples=advice_samples, save_reaction=save_reaction,
-            signal_wait=signal_wait, save_profile=save_profile, face_down=face_down,
+            signal_wait=signal_wait, seat=terminal, save_profile=save_profile, face_down=face_down,
         )  # fmt: skip
     except (Left, KeyboardInterrupt, EOFError) as exc:
         said = str(exc) if isinstance(exc, Left) else ""
+        if terminal.mid_line:  # after the prompt (and the ^C the terminal echoed): a line of its own
+            err.print()
         err.print(said or "left the table; the match was not finished", markup=False)
         raise typer.Exit(130) from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -120,20 +122,68 @@ def tune_cmd(
     seed_hint(seed, int(result.summary["seed"]), quiet=as_json or resume)
 
 
+#: a parameter whose value a search drew from a real range (``patience=2.7190209374372762``):
+#: more digits than anyone types, and than the metric can tell apart
+_DRAWN = re.compile(r"\b(\w+)=(-?\d+\.\d{6,})")
+SHOWN_DIGITS = 3
+
+
+def short_real(value: float, digits: int = SHOWN_DIGITS) -> str:
+    """``value`` to ``digits`` significant digits, as a spec writes it: ``2.72``, ``25.1``, ``0.0123``."""
+    if value == 0:
+        return "0"
+    places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:.{places}f}".rstrip("0").rstrip(".")
+
+
+class RealsShort:
+    """Text with every drawn real parameter shown to :data:`SHOWN_DIGITS` significant digits;
+    it remembers what it shortened, for the note that says so."""
+
+    def __init__(self) -> None:
+        self.shortened: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        def short(m: re.Match) -> str:
+            name, full = m.group(1), m.group(2)
+            shown = f"{name}={short_real(float(full))}"
+            self.shortened.setdefault(shown, f"{name}={full}")
+            return shown
+
+        return _DRAWN.sub(short, text)
+
+    def note(self) -> str | None:
+        """The line that says what was shortened (None when nothing was)."""
+        if not self.shortened:
+            return None
+        pairs = "; ".join(f"{a} is {b}" for a, b in self.shortened.items())
+        return (
+            f"note: real values the search drew are shown to {SHOWN_DIGITS} significant digits ({pairs}); "
+            "the runs played them whole, and --json and tune.json keep them whole"
+        )
+
+
 def print_tune(s: dict[str, Any]) -> None:
-    """The summary for people: what was searched, the budget, each iteration, the confirmation."""
+    """The summary for people: what was searched, the budget, each iteration, the confirmation;
+    real parameter values the search drew are shown to 3 significant digits, and a note says so."""
     from simulator.analysis.tuning.result import metric_unit_of, shown
-    from simulator.cli.output import out
+    from simulator.cli.output import out as console
+    from simulator.cli.tables import print_indented
+
+    short = RealsShort()
+
+    def say(text: str = "", **options: Any) -> None:
+        console.print(short(text), **options)
 
     m, b, rate = s["metric"], s["budget"], s["metric"]["kind"] == "rate"
     unit = metric_unit_of(m, s["unit"])
     better = "lower" if m["lower_is_better"] else "higher"
-    out.print(f"[bold]{s['game']}[/bold]: tuning {s['spec']} against {s['vs']} on {s['players']} seats, "
+    say(f"[bold]{s['game']}[/bold]: tuning {s['spec']} against {s['vs']} on {s['players']} seats, "
               f"metric {m['name']} ({better} is better), seed {s['seed']}")  # fmt: skip
-    out.print("searched: " + "; ".join(
+    say("searched: " + "; ".join(
         f"{d['name']} {d['low']:g}..{d['high']:g}" + (f" ({d['note']})" if d["note"] else "") for d in s["space"]
     ))  # fmt: skip
-    out.print(
+    say(
         f"budget: {b['trials']} trials ({b['trials_complete']} complete, {b['trials_pruned']} pruned, "
         f"{b.get('trials_repeated', 0)} repeats not counted, {b['points_played']} distinct points), "
         f"{b['deals_played_in_all']:,} deals ({b['games_played_in_all']:,} games)"
@@ -143,35 +193,37 @@ def print_tune(s: dict[str, Any]) -> None:
     )  # fmt: skip
     for it in s["iterations"]:
         if it["winner"] == it["start"]:
-            out.print(
+            say(
                 f"iteration {it['iteration']}: against {it['field']}, the start {it['start']} stays best"
                 + (f" ({it['coverage']['words']})" if "coverage" in it else "")
             )
             continue
         best = it["coverage"]["words"] if "coverage" in it else "best"
-        out.print(
+        say(
             f"iteration {it['iteration']}: against {it['field']}, {best}: {it['winner']} (trial {it['trial']}): "
             f"{shown(it['search_diff'], it['search_diff_ci'], rate)} {unit} against {it['start']} "
             "on the search's deals (biased by the selection; see the confirmation)"
         )  # fmt: skip
     if s.get("settled"):
         st = s["settled"]
-        out.print(
+        say(
             f"the parameters settle: {st['kind']}"
             + (f" of length {st['length']}" if st["kind"] == "cycle" else "")
         )
     elif len(s["iterations"]) > 1:
-        out.print("the parameters did not settle within the iterations run")
+        say("the parameters did not settle within the iterations run")
     c = s["confirmation"]
-    out.print(
+    say(
         f"[bold]confirmation[/bold] on {c['n']:,} fresh deals (seed {c['seed']}, never played by the search):"
     )
-    out.print(f"  {c['vs_start']['sentence']}")
-    out.print(f"  {c['vs_field']['sentence']}")
+    print_indented(console, short(c["vs_start"]["sentence"]), 2)
+    print_indented(console, short(c["vs_field"]["sentence"]), 2)
     if "start_vs_field" in c:
         sf = c["start_vs_field"]
-        out.print(
-            f"  (the start against the field on the same deals: {shown(sf['diff'], sf['diff_ci'], rate)})"
-        )
+        words = f"(the start against the field on the same deals: {shown(sf['diff'], sf['diff_ci'], rate)})"
+        print_indented(console, words, 2)
     for note in s.get("notes", []):
-        out.print(f"note: {note}")
+        say(f"note: {note}")
+    said = short.note()
+    if said:
+        console.print(said, markup=False)

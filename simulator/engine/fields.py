@@ -51,6 +51,9 @@ class Field:
         What the rules make of the figure, said after unit and direction in every caption:
         a value it cannot leave (``"always players − 2: ..."``), a seat it cannot apply to,
         rates that sum to more than 100%.
+    not_for
+        The seats a per-seat figure does not apply to (the rules fix it there; the remark
+        says why): the tables show ``n/a`` for them, the JSON keeps the value.
     """
 
     kind: str
@@ -60,6 +63,7 @@ class Field:
     of: str | None = None
     note: str = ""
     remark: str = ""
+    not_for: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

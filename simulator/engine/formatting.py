@@ -70,13 +70,21 @@ def number(x: Any, decimals: int | None = None, *, sig: int = 4, sign: bool = Fa
     return text
 
 
-def with_interval(value: Any, ci: Sequence[Any] | None, *, scale: float = 1.0, sign: bool = False) -> str:
-    """``value [lo, hi]`` with the digits of the interval (``scale`` 100 for percentages)."""
+def with_interval(
+    value: Any,
+    ci: Sequence[Any] | None,
+    *,
+    scale: float = 1.0,
+    sign: bool = False,
+    decimals: int | None = None,
+) -> str:
+    """``value [lo, hi]`` with the digits of the interval (``scale`` 100 for percentages), or
+    with ``decimals`` places (those of a column: :func:`column_decimals`)."""
     if ci is None or len(ci) != 2:
         return number(_scaled(value, scale), sign=sign)
     lo, hi = (_scaled(v, scale) for v in ci)
     v = _scaled(value, scale)
-    d = decimals_for(lo, hi)
+    d = decimals if decimals is not None else decimals_for(lo, hi)
     if d is None:
         d = _fallback_decimals(v)
     if not (_finite(lo) and _finite(hi)):
@@ -95,22 +103,35 @@ def _fallback_decimals(v: float | None) -> int:
     return max(0, min(MAX_DECIMALS, 2 - math.floor(math.log10(abs(float(v))))))
 
 
-def rate(value: Any, ci: Sequence[Any] | None = None) -> str:
+def rate(value: Any, ci: Sequence[Any] | None = None, *, decimals: int | None = None) -> str:
     """A share as a percentage: ``48.0% [47.6, 48.4]`` (``%`` once, after the value)."""
     if not _finite(value):
         return NA
     if ci is None:
         return f"{number(float(value) * 100, sig=3)}%"
-    text = with_interval(value, ci, scale=100.0)
+    text = with_interval(value, ci, scale=100.0, decimals=decimals)
     head, _, rest = text.partition(" ")
     return f"{head}% {rest}"
 
 
-def mean(value: Any, ci: Sequence[Any] | None = None) -> str:
+def mean(value: Any, ci: Sequence[Any] | None = None, *, decimals: int | None = None) -> str:
     """A mean, with its interval if given: ``5.915 [5.897, 5.933]``."""
     if not _finite(value):
         return NA
-    return with_interval(value, ci)
+    return with_interval(value, ci, decimals=decimals)
+
+
+def column_decimals(cis: Sequence[Sequence[Any] | None], *, percent: bool = False) -> int | None:
+    """The decimal places of a column of figures: the most any of its intervals asks for
+    (:func:`decimals_for`), so that one column shows one number of digits and no figure
+    loses a digit its interval supports (``21.67%`` beside ``20.17%``, not ``20.168%``
+    beside ``21.67%``); None when no interval has a width."""
+    k = 100.0 if percent else 1.0
+    places = [
+        decimals_for(_scaled(ci[0], k), _scaled(ci[1], k)) for ci in cis if ci is not None and len(ci) == 2
+    ]
+    known = [d for d in places if d is not None]
+    return max(known) if known else None
 
 
 def diff(value: Any, ci: Sequence[Any] | None = None, *, percent: bool = False) -> str:
@@ -241,12 +262,20 @@ def factor(x: Any) -> str:
     return f"{x:,.{d}f}x"
 
 
-def figure(f: Field | None, value: Any, ci: Sequence[Any] | None, unit: str, totals: dict) -> str:
+def figure(
+    f: Field | None,
+    value: Any,
+    ci: Sequence[Any] | None,
+    unit: str,
+    totals: dict,
+    decimals: int | None = None,
+) -> str:
     """One figure as its declaration says (a field nobody declared is shown plainly).
 
     A mean whose interval has zero width says so (``3.00 [3.00, 3.00] (the same in every
     match)``); a reaction profile (a dict) reads ``0.80 s median, σ 0.35``.
-    ``totals`` maps field names (and ``"n"``) to numbers a count may be out of."""
+    ``totals`` maps field names (and ``"n"``) to numbers a count may be out of; ``decimals``
+    gives a rate or a mean the places of its column (:func:`column_decimals`)."""
     if isinstance(value, dict):
         return reaction(value)
     if f is not None and f.kind == "mean" and _finite(value) and no_spread(ci):
@@ -261,11 +290,11 @@ def figure(f: Field | None, value: Any, ci: Sequence[Any] | None, unit: str, tot
             return with_interval(value, ci)
         return str(value)
     if f.kind == "rate":
-        return rate(value, ci)
+        return rate(value, ci, decimals=decimals)
     if f.kind == "diff":
         return diff(value, ci)
     if f.kind == "mean":
-        return mean(value, ci)
+        return mean(value, ci, decimals=decimals)
     if f.kind == "count":
         total = totals.get(f.of) if f.of else None
         return count(value, total, f.unit_text(unit))
@@ -279,6 +308,7 @@ def figure(f: Field | None, value: Any, ci: Sequence[Any] | None, unit: str, tot
 
 
 __all__ = [
+    "column_decimals",
     "count",
     "decimals_for",
     "diff",

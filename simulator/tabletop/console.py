@@ -57,16 +57,30 @@ class Terminal:
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console(highlight=False, soft_wrap=True)
+        #: whether the cursor stands after a prompt (what is said on leaving starts a new line)
+        self.mid_line = False
 
     def show(self, text: str = "", style: str | None = None) -> None:
+        body = text.lstrip(" ")
+        indent = len(text) - len(body)
+        if indent and "\n" not in text and getattr(self.console, "fitted", False):
+            # a console fitted to the terminal wraps an indented line under its own indent
+            from rich.padding import Padding
+            from rich.text import Text
+
+            self.console.print(Padding(Text(body, style=style or ""), (0, 0, 0, indent), expand=False))
+            return
         self.console.print(text, style=style, markup=False)
 
     def ask(self, prompt: str) -> str:
         try:
             self.console.print(prompt, style="bold", markup=False, end="")
-            return input()
+            self.mid_line = True
+            answer = input()
         except (EOFError, KeyboardInterrupt):
             raise Left from None
+        self.mid_line = False
+        return answer
 
     def react(self, signal: str, waits: Callable[[], float]) -> float:
         if not sys.stdin.isatty():

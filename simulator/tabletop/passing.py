@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.engine.cards import RANKS, name
+from simulator.engine.formatting import plural
 from simulator.engine.rng import REACT, Stream
 from simulator.tabletop.console import Seat, choose
 from simulator.tabletop.outcome import Reactions
@@ -140,7 +141,7 @@ def agreement_lines(passes: Sequence[Pass], advisor: str, verb: str, noun: str =
     same = sum(p.choice == p.advised for p in passes)
     rate, (lo, hi) = rate_ci(same, n)
     lines = [
-        f"{advisor} would have {verb} the card you {verb} in {same} of your {n} decisions "
+        f"{advisor} would have {verb} the card you {verb} in {same} of your {plural(n, 'decisions')} "
         f"({100 * rate:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}])."
     ]
     for p in [p for p in passes if p.choice != p.advised][:30]:

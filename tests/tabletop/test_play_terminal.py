@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 
@@ -70,7 +71,7 @@ def test_a_spokelse_match_with_an_illegal_answer(tmp_path):
     child.close()
     assert child.exitstatus == 0, child.before
     out = child.before
-    assert "End of the round" in out and "ghost" in out and "Match over after 1 rounds" in out
+    assert "End of the round" in out and "ghost" in out and "Match over after 1 round:" in out
     assert "decisions against expect's" in out and "Traceback" not in out
     assert decisions >= 20
 
@@ -109,6 +110,8 @@ def test_leaving_at_a_prompt_is_one_line_and_exit_130(how):
     out = finish(child)
     assert child.exitstatus == 130, out
     assert "left the table; the match was not finished" in out and "Traceback" not in out
+    # a line of its own, not after the prompt or the ^C the terminal echoed
+    assert re.search(r"^left the table", out, re.M) and "^Cleft" not in out, out
 
 
 def test_ctrl_c_while_the_signal_waits_for_your_key_leaves_cleanly():

@@ -110,6 +110,7 @@ ROUND = Play(
                     "always 0 for seat 0, which holds six cards in round play and passes before it can "
                     "signal (RULES.md §1): not applicable to that seat"
                 ),
+                not_for=(0,),
             ),
             of="finished",
         ),

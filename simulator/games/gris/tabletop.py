@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from simulator.engine.cards import name
+from simulator.engine.formatting import plural
 from simulator.games.gris import reference as ref
 from simulator.games.gris.observation import (
     HAND,
@@ -178,9 +179,11 @@ def reveal(ctx: Context, record: ref.RoundRecord) -> None:
     """The end of a round: every hand, the touches, the letter."""
     show = ctx.seat.show
     if record.stalled:
-        show(f"Stalled: no signal after {record.passes} passes; no letter, the same dealer deals again.")
+        show(
+            f"Stalled: no signal after {plural(record.passes, 'passes')}; no letter, the same dealer deals again."
+        )
         return
-    show(f"End of the round after {record.passes} passes. The hands:")
+    show(f"End of the round after {plural(record.passes, 'passes')}. The hands:")
     for s, hand in enumerate(record.final_hands):
         mark = " (five of one suit)" if s in record.signallers else ""
         show(f"   {ctx.names[s]}: {' '.join(name(c) for c in hand)}{mark}")

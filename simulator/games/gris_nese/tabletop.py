@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from simulator.engine.cards import name
+from simulator.engine.formatting import plural
 from simulator.games.gris_nese import reference as ref
 from simulator.games.gris_nese.observation import HAND, HAND_SIZE, INCOMING, MEMORY, N_MEMORY, STEPS
 from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP, Rules
@@ -152,7 +153,9 @@ def reveal(ctx: Context, rec: ref.RoundRecord, was_playing: bool) -> None:
     """The end of a round: every hand, the touches, who leaves (one line once you are out)."""
     show = ctx.seat.show
     if rec.stalled:
-        show(f"Stalled: no four of a kind after {rec.passes} pass steps; nobody leaves, dealt again.")
+        show(
+            f"Stalled: no four of a kind after {plural(rec.passes, 'pass steps')}; nobody leaves, dealt again."
+        )
         return
     if not was_playing:
         how = (
@@ -160,9 +163,9 @@ def reveal(ctx: Context, rec: ref.RoundRecord, was_playing: bool) -> None:
             if rec.replayed
             else f"{ctx.names[rec.loser]} touches last and leaves"
         )
-        show(f"   {len(rec.seats)} players, {rec.passes} pass steps: {how}")
+        show(f"   {len(rec.seats)} players, {plural(rec.passes, 'pass steps')}: {how}")
         return
-    show(f"End of the round after {rec.passes} pass steps. The hands:")
+    show(f"End of the round after {plural(rec.passes, 'pass steps')}. The hands:")
     for s, hand in zip(rec.seats, rec.final_hands, strict=True):
         mark = " (four of a kind)" if s in rec.signallers else ""
         show(f"   {ctx.names[s]}: {' '.join(name(c) for c in by_rank(hand))}{mark}")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from simulator.engine.cards import name
+from simulator.engine.formatting import noun, plural
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -102,13 +103,18 @@ class Human:
 # --- what you see -------------------------------------------------------------------
 
 
+def worth(half: int) -> str:
+    """Half points in words: ``1 point``, ``0.5 points``, ``19 points``."""
+    return f"{points(half)} {noun(half / 2, 'points')}"
+
+
 def _slot(card: int, value: int, i: int) -> str:
     return f"{i}:?" if card < 0 else f"{i}:{name(card)} ({points(value)})"
 
 
 def look_line(obs: np.ndarray) -> str:
     """The look at the deal (face down): the two slots you know, before they are turned over."""
-    seen = [f"slot {i}: {name(obs[SLOT + i])} ({points(obs[SLOT_VALUE + i])})" for i in range(N_SLOTS)
+    seen = [f"slot {i}: {name(obs[SLOT + i])} ({worth(obs[SLOT_VALUE + i])})" for i in range(N_SLOTS)
             if obs[SLOT + i] >= 0]  # fmt: skip
     return f"   you look at {' and '.join(seen)}; now they lie face down: remember them"
 
@@ -116,10 +122,8 @@ def look_line(obs: np.ndarray) -> str:
 def render(obs: np.ndarray, opponent: str, face_down: bool = False) -> list[str]:
     """Your view of the table, from the observation alone (nothing hidden is read); with
     ``face_down`` every card in the rows shows only its back (▢), as at a real table."""
-    top = (
-        "empty" if obs[DISCARD_TOP] < 0 else f"{name(obs[DISCARD_TOP])} ({points(obs[DISCARD_VALUE])} points)"
-    )
-    lines = [f"-- turn {obs[TURN] + 1}: stock {obs[STOCK_LEFT]} cards, discard top {top}"]
+    top = "empty" if obs[DISCARD_TOP] < 0 else f"{name(obs[DISCARD_TOP])} ({worth(obs[DISCARD_VALUE])})"
+    lines = [f"-- turn {obs[TURN] + 1}: stock {plural(int(obs[STOCK_LEFT]), 'cards')}, discard top {top}"]
     if obs[TARGET] > 0:
         lines[0] += (
             f"; match: you {points(obs[MY_TOTAL])}, {opponent} {points(obs[OPP_TOTAL])}, "
@@ -135,7 +139,7 @@ def render(obs: np.ndarray, opponent: str, face_down: bool = False) -> list[str]
         where = "the discard pile" if obs[FROM_DISCARD] else "the stock"
         return [
             f"   your row:  {mine}   ghost ?",
-            f"   in your hand: {name(obs[HAND])} ({points(obs[HAND_VALUE])} points) from {where}",
+            f"   in your hand: {name(obs[HAND])} ({worth(obs[HAND_VALUE])}) from {where}",
         ]
     lines.append(f"   your row:  {mine}   ghost ?")
     lines.append(f"   {opponent}: {theirs}   ghost ?")
@@ -221,13 +225,15 @@ def reveal(record: ref.RoundRecord, names: Sequence[str]) -> list[str]:
     """The end of a round: both rows and ghosts turned over, and the scores."""
     n = len(record.turns)
     how = (
-        f"capped at {n} turns, scored as it stands" if record.capped else f"the stock ran out after {n} turns"
+        f"capped at {plural(n, 'turns')}, scored as it stands"
+        if record.capped
+        else f"the stock ran out after {plural(n, 'turns')}"
     )
     lines = [f"End of the round ({how}):"]
     for s in range(2):
         row = " ".join(f"{i}:{name(c)}" for i, c in enumerate(record.final_slots[s]))
         lines.append(
-            f"   {names[s]}: row {row}, ghost {name(record.ghosts[s])} = {points(record.scores_half[s])} points"
+            f"   {names[s]}: row {row}, ghost {name(record.ghosts[s])} = {worth(record.scores_half[s])}"
         )
     a, b = record.scores_half
     lines.append(
@@ -244,7 +250,7 @@ def play_match(seat: Seat, rules: Rules, players: Sequence, *, seed: int, game: 
     dealer, totals = first, [0, 0]
     rounds: list[ref.RoundRecord] = []
     seat.show(
-        f"Spøkelse, a match to {rules.target} points: you (seat 0) against {bot.spec}; lower is better."
+        f"Spøkelse, a match to {plural(rules.target, 'points')}: you (seat 0) against {bot.spec}; lower is better."
     )
     while True:
         seat.show("")
@@ -266,10 +272,10 @@ def play_match(seat: Seat, rules: Rules, players: Sequence, *, seed: int, game: 
         dealer = ref.other(dealer)
     loser = ref.match_loser(totals)
     if loser < 0:
-        seat.show(f"Match over after {len(rounds)} rounds: a draw at {points(totals[0])} points each.")
+        seat.show(f"Match over after {plural(len(rounds), 'rounds')}: a draw at {worth(totals[0])} each.")
     else:
         seat.show(
-            f"Match over after {len(rounds)} rounds: {'you lose' if loser == HUMAN else 'you win'} "
+            f"Match over after {plural(len(rounds), 'rounds')}: {'you lose' if loser == HUMAN else 'you win'} "
             f"({points(totals[0])} to {points(totals[1])})."
         )
     return ref.MatchRecord(first_dealer=first, rounds=rounds, totals_half=(totals[0], totals[1]), loser=loser)
@@ -291,7 +297,7 @@ def sit(
     match = play_match(seat, setup.table.rules, [human, bot], seed=setup.seed, game=index)
     seat.show("")
     if samples and human.decisions:
-        seat.show(f"Replaying the rounds from your decisions ({samples} continuations each) ...")
+        seat.show(f"Replaying the rounds from your decisions ({plural(samples, 'continuations')} each) ...")
     try:
         advice = tabletop_advice.advise(human.decisions, advisor, bot, samples=samples, seed=setup.seed)
     except KeyboardInterrupt:

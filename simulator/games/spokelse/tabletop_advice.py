@@ -20,9 +20,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.engine.cards import name
+from simulator.engine.formatting import plural
 from simulator.engine.stats import z_value
 from simulator.games.spokelse import reference as ref
-from simulator.games.spokelse.observation import FROM_DISCARD, HAND, PHASE, SOURCE, TURN, Place, Source
+from simulator.games.spokelse.observation import (
+    DISCARD_TOP,
+    FROM_DISCARD,
+    HAND,
+    PHASE,
+    SLOT,
+    SOURCE,
+    TURN,
+    Place,
+    Source,
+)
 from simulator.games.spokelse.variants import N_SLOTS
 
 ADVICE_KEY = 0x5B0E1  # the advice's own sampling stream: it never touches the game's streams
@@ -146,16 +158,27 @@ def advise(decisions: Sequence[Decision], advisor, bot, *, samples: int, seed: i
 
 
 def choice_words(d: Decision, choice: int) -> str:
-    if d.obs[PHASE] == SOURCE:
-        return "take the stock card" if choice == Source.STOCK else "take the discard top"
-    return "throw it away" if choice == Place.DISCARD else f"swap it into slot {choice}"
+    """A choice in words, naming the cards it moves as you saw them: ``take the discard top
+    (♣Q)``, ``throw ♥3 away``, ``swap ♥3 into slot 2 (in place of ♦K)``."""
+    obs = d.obs
+    if obs[PHASE] == SOURCE:
+        return (
+            "take the stock card"
+            if choice == Source.STOCK
+            else f"take the discard top ({name(obs[DISCARD_TOP])})"
+        )
+    card = name(int(obs[HAND]))
+    if choice == Place.DISCARD:
+        return f"throw {card} away"
+    held = int(obs[SLOT + choice])
+    return f"swap {card} into slot {choice} (in place of {'a card you had not seen' if held < 0 else name(held)})"
 
 
 def advice_lines(advice: Sequence[Advice], advisor: str) -> list[str]:
     """The advice in words: each decision that differed, its cost, and the sum."""
     differ = [a for a in advice if a.advised != a.decision.choice]
     lines = [
-        f"Your {len(advice)} decisions against {advisor}'s: the same in {len(advice) - len(differ)}, "
+        f"Your {plural(len(advice), 'decisions')} against {advisor}'s: the same in {len(advice) - len(differ)}, "
         f"different in {len(differ)}."
     ]
     total, spread, known = 0.0, 0.0, 0
@@ -168,12 +191,15 @@ def advice_lines(advice: Sequence[Advice], advisor: str) -> list[str]:
         )
         if a.cost is not None:
             lo, hi = a.cost_ci or (float("nan"), float("nan"))
-            line += f"; cost {a.cost:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({a.samples} continuations)"
+            line += (
+                f"; cost {a.cost:+.2f} points [{lo:+.2f}, {hi:+.2f}] ({plural(a.samples, 'continuations')})"
+            )
             total, spread, known = total + a.cost, spread + ((hi - lo) / 2) ** 2, known + 1
         lines.append(line)
     if known:
         lines.append(
-            f"   summed over these {known} decisions: {total:+.2f} points [{total - spread**0.5:+.2f}, "
+            f"   summed over {'this decision' if known == 1 else f'these {known} decisions'}: "
+            f"{total:+.2f} points [{total - spread**0.5:+.2f}, "
             f"{total + spread**0.5:+.2f}] of round score difference "
             "(positive: your choices did worse; replayed from what you knew, see docs/play.md)"
         )
