@@ -30,6 +30,7 @@ from simulator.games.gris_nese.observation import (
     HAND,
     HAND_SIZE,
     MAX_GROUPS,
+    MEMORY,
     N_PLAYERS,
     OBS_SIZE,
     PASSED_GROUP,
@@ -197,6 +198,32 @@ def test_forget_1_empties_the_history_at_every_turn(strategy_name: str) -> None:
                     assert sum(seen[:8]) == sum(seen[8:]) == obs[STEPS]
                     remembered += sum(seen)
     assert remembered > 50
+
+
+@pytest.mark.parametrize("strategy_name", SHIPPED)
+def test_only_follow_chooses_by_the_history(strategy_name: str) -> None:
+    """Forgetting changes what a strategy is shown; of the shipped ones only follow's choices
+    depend on it.  Each observation of real rounds is answered twice from the same stream
+    state, once with its history and once with it forgotten (the memory fields copied)."""
+    player = parse_spec("commit:after=2" if strategy_name == "commit" else strategy_name, GAME)
+    me = Watched(player)
+    for game in range(40):
+        ref.play_round(RULES, [me, *[parse_spec("greedy", GAME)] * 4], seed=12, game=game)
+    differ = 0
+    for obs, (before, _) in zip(me.shown, me.states, strict=True):
+        bare = obs.copy()
+        bare[RECEIVED_GROUP : RECEIVED_GROUP + MAX_GROUPS] = 0
+        bare[PASSED_GROUP : PASSED_GROUP + MAX_GROUPS] = 0
+        answers = []
+        for shown in (obs.copy(), bare):
+            rng = np.array([before], np.uint64)
+            answers.append((player.decide(shown, player.params, rng), int(rng[0]), shown[MEMORY].item()))
+        differ += answers[0] != answers[1]
+    assert len(me.shown) > 100
+    if strategy_name == "follow":
+        assert differ > 0.05 * len(me.shown)  # follow weighs what came and went
+    else:
+        assert differ == 0  # random, greedy and commit choose from the hand alone
 
 
 @strategy(game=GAME, name="test-amnesiac")
