@@ -164,11 +164,12 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
                     err[0], err[1], err[2], err[3] = 1, game, s, deal
                     err[4], err[5], err[6] = a, passes, sids[s]
                     return events, passes, 0, 0, -1, 0
+                outs[i] = a
+            else:
+                outs[i] = obs[i, HAND + j]
             slot[i] = j
-            c = obs[i, HAND + j]
-            outs[i] = c
             if events < log_rows:
-                log[events, 0], log[events, 1], log[events, 2] = passes, s, c
+                log[events, 0], log[events, 1], log[events, 2] = passes, s, outs[i]
             events += 1
         n_sig = pass_step_nb(obs, m, slot, outs, sig)
         passes += 1
