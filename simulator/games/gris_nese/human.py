@@ -18,26 +18,19 @@ from __future__ import annotations
 from numba import njit
 
 from simulator.engine.rng import below_nb, uniform_nb
-from simulator.engine.unmanaged import float64_at
 from simulator.games.gris_nese.observation import HAND_SIZE, N_PLAYERS, PASSED_GROUP, RECEIVED_GROUP
 from strategies.registry import FORGET_AT, PARAM_ROW, SLIP_AT
 
 
 @njit(cache=True, inline="always")
-def plays_human_nb(params_at, width, seats, m):
-    """True when a seat of ``seats[:m]`` forgets or slips: read once per round, so that a
-    table of plain players never reaches :func:`human_turn_nb`.
-
-    ``params_at`` is the address of the parameter rows (``width`` floats per original seat).
-    A row narrower than ``PARAM_ROW`` holds no ``forget`` or ``slip``: it plays plain (and
-    nothing past its end is read)."""
-    if width < PARAM_ROW:
+def plays_human_nb(params):
+    """True when a seat of the table forgets or slips (``params``: one row per seat).  Read
+    once for a whole chunk of games, so that a table of plain players never reaches
+    :func:`human_turn_nb`.  A row narrower than ``PARAM_ROW`` holds no ``forget`` or
+    ``slip``: it plays plain (and nothing past its end is read)."""
+    if params.shape[1] < PARAM_ROW:
         return False
-    for i in range(m):
-        row = float64_at(params_at + seats[i] * (width * 8), (width,))
-        if row[FORGET_AT] > 0.0 or row[SLIP_AT] > 0.0:
-            return True
-    return False
+    return (params[:, FORGET_AT] > 0.0).any() or (params[:, SLIP_AT] > 0.0).any()
 
 
 @njit(cache=True, inline="always")

@@ -75,7 +75,8 @@ from simulator.games.gris_nese.variants import ABANDON_AFTER
 
 @njit(cache=True, inline="always")
 def round_at_nb(sids, params, medians, sigmas, ws, err, log):
-    """The addresses of everything :func:`play_round_nb` plays with, in its order.
+    """The addresses of everything :func:`play_round_nb` plays with, in its order, then 1
+    if a seat forgets or slips (docs/human-players.md), else 0: read once per chunk.
 
     The caller keeps the arrays alive while play_round_nb runs (a chunk's workspace and
     the block's arguments); all of them are C-contiguous."""
@@ -94,6 +95,7 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log):
         address(ws[5]),  # times
         address(ws[6]),  # rng
         address(ws[7]),  # seats
+        np.int64(plays_human_nb(params)),  # docs/human-players.md: somebody forgets or slips
     )
 
 
@@ -115,7 +117,7 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
 
     A seat whose parameter row has ``forget`` or ``slip`` above 0 forgets and slips
     (docs/human-players.md, :mod:`simulator.games.gris_nese.human`) before its strategy is
-    asked; at a table of plain players none of that is reached or drawn.
+    asked; at a table of plain players (``at[14]`` is 0) none of that is reached or drawn.
     """
     sids = int64_at(at[0], (MAX_SEATS,))
     medians = float64_at(at[2], (MAX_SEATS,))
@@ -139,8 +141,7 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     deal_nb(obs, perm, m, seats)
     # RULES.md §2: hands are checked after the deal and after every pass step.
     n_sig = signallers_nb(obs, m, sig)
-    # docs/human-players.md: a table where nobody forgets or slips never takes that path.
-    human = plays_human_nb(params_at, width, seats, m)
+    human = at[14] != 0  # a table where nobody forgets or slips never takes that path
     passes = 0
     events = 0
     while n_sig == 0:
