@@ -32,7 +32,8 @@ from simulator.engine.rng import (
     stream_key_at_nb,
 )
 from simulator.engine.unmanaged import address, float64_at, int64_at, keep_alive, uint64_at
-from simulator.games.gris_nese.observation import HAND_SIZE, OBS_SIZE
+from simulator.games.gris_nese.human import human_turn_nb, plays_human_nb
+from simulator.games.gris_nese.observation import HAND, HAND_SIZE, OBS_SIZE
 from simulator.games.gris_nese.rules import (
     DEAL_BINS,
     ERR_SIZE,
@@ -74,7 +75,8 @@ from simulator.games.gris_nese.variants import ABANDON_AFTER
 
 @njit(cache=True, inline="always")
 def round_at_nb(sids, params, medians, sigmas, ws, err, log):
-    """The addresses of everything :func:`play_round_nb` plays with, in its order.
+    """The addresses of everything :func:`play_round_nb` plays with, in its order, then 1
+    if a seat forgets or slips (docs/human-players.md), else 0: read once per chunk.
 
     The caller keeps the arrays alive while play_round_nb runs (a chunk's workspace and
     the block's arguments); all of them are C-contiguous."""
@@ -93,6 +95,7 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log):
         address(ws[5]),  # times
         address(ws[6]),  # rng
         address(ws[7]),  # seats
+        np.int64(plays_human_nb(params)),  # docs/human-players.md: somebody forgets or slips
     )
 
 
@@ -111,6 +114,10 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     times are left in the workspace (``ws[4]``, ``ws[5]``, ring order).  On an illegal
     card ``err`` is filled and the round stops (the caller checks ``err[0]``).  Rows of
     ``log`` (if it has any) receive each card laid down: step, seat, card.
+
+    A seat whose parameter row has ``forget`` or ``slip`` above 0 forgets and slips
+    (docs/human-players.md, :mod:`simulator.games.gris_nese.human`) before its strategy is
+    asked; at a table of plain players (``at[14]`` is 0) none of that is reached or drawn.
     """
     sids = int64_at(at[0], (MAX_SEATS,))
     medians = float64_at(at[2], (MAX_SEATS,))
@@ -134,6 +141,7 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     deal_nb(obs, perm, m, seats)
     # RULES.md §2: hands are checked after the deal and after every pass step.
     n_sig = signallers_nb(obs, m, sig)
+    human = at[14] != 0  # a table where nobody forgets or slips never takes that path
     passes = 0
     events = 0
     while n_sig == 0:
@@ -144,20 +152,25 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
         # Everyone chooses on the hand as it was before the step (simultaneous).
         for i in range(m):
             s = seats[i]
-            a = decide_nb(
-                sids[s],
-                int64_at(obs_at + i * (OBS_SIZE * 8), (OBS_SIZE,)),
-                float64_at(params_at + s * (width * 8), (width,)),
-                uint64_at(rng_at + (1 + i) * 8, (1,)),
-            )
-            j = find_card_nb(obs, i, a)
+            obs_i = int64_at(obs_at + i * (OBS_SIZE * 8), (OBS_SIZE,))
+            params_i = float64_at(params_at + s * (width * 8), (width,))
+            rng_i = uint64_at(rng_at + (1 + i) * 8, (1,))
+            j = np.int64(-1)
+            if human:  # it forgets, then the slot of the card it slipped, or -1
+                j = human_turn_nb(obs_i, params_i, rng_i)
             if j < 0:
-                err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, s, deal, a, passes, sids[s]
-                return events, passes, 0, 0, -1, 0
+                a = decide_nb(sids[s], obs_i, params_i, rng_i)
+                j = find_card_nb(obs, i, a)
+                if j < 0:  # a card it does not hold: the run stops (err, one line)
+                    err[0], err[1], err[2], err[3] = 1, game, s, deal
+                    err[4], err[5], err[6] = a, passes, sids[s]
+                    return events, passes, 0, 0, -1, 0
+                outs[i] = a
+            else:
+                outs[i] = obs[i, HAND + j]
             slot[i] = j
-            outs[i] = a
             if events < log_rows:
-                log[events, 0], log[events, 1], log[events, 2] = passes, s, a
+                log[events, 0], log[events, 1], log[events, 2] = passes, s, outs[i]
             events += 1
         n_sig = pass_step_nb(obs, m, slot, outs, sig)
         passes += 1

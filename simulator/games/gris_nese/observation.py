@@ -8,6 +8,8 @@ Rank groups are numbered in the order they join the game: 0 = A, 1 = K,
 2 = Q, 3 = J, 4 = 10, 5 = 9, 6 = 8, 7 = 7 (``GROUP_RANKS``); with ``m``
 players in the round groups ``0 .. m-1`` are in play.  ``MEMORY`` fields
 belong to the strategy (set to -1 at each deal, then left alone).
+``RECEIVED_GROUP`` and ``PASSED_GROUP`` count what the player remembers: a player that
+forgets (``forget`` > 0, docs/human-players.md) is shown fewer.
 """
 
 from __future__ import annotations

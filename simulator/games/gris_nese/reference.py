@@ -21,14 +21,17 @@ in that list is their *position* ``p_0 … p_{m-1}``, and "left" of ``p_i`` is
 times) is in positions; seats in records (signallers, loser, events) are
 original seats.
 
-The reference is four modules of one responsibility each, and every name of
+The reference is five modules of one responsibility each, and every name of
 them is importable from here:
 
 - :mod:`~simulator.games.gris_nese.reference_table`: the cards in play, the
   deal and the table (``cards_in_play``, ``deal_hands``, ``Table``, ``new_table``);
 - :mod:`~simulator.games.gris_nese.reference_view`: what a player sees and how
   its answer is read and checked (``Player``, ``observe``, ``choose_card``);
-- this module: the checks, the pass steps, the nose, a round and a match;
+- :mod:`~simulator.games.gris_nese.reference_human`: how a player forgets and slips
+  (docs/human-players.md: ``human_values``, ``forget_history``, ``slipped_card``);
+- this module: the checks, the pass steps and each player's turn in them
+  (``take_turn``), the nose, a round and a match;
 - :mod:`~simulator.games.gris_nese.reference_records`: the records of a deal and
   a match, and how they read as a trace (``RoundRecord``, ``format_round``).
 """
@@ -43,6 +46,7 @@ import numpy as np
 from simulator.engine.cards import RANKS as RANKS  # the table's modules read the rank names here
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch
 from simulator.engine.rng import REACT, Stream
+from simulator.games.gris_nese.reference_human import forget_history, human_values, slipped_card
 from simulator.games.gris_nese.reference_records import MatchRecord, RoundRecord, format_match, format_round
 from simulator.games.gris_nese.reference_table import (
     N_SUITS,
@@ -80,10 +84,12 @@ __all__ = [
     "deal_hands",
     "decide_streams",
     "finish_round",
+    "forget_history",
     "format_match",
     "format_round",
     "four_of_a_kind",
     "group_of",
+    "human_values",
     "is_unclear",
     "left_of",
     "new_table",
@@ -96,6 +102,8 @@ __all__ = [
     "reaction_draws",
     "shuffle_cards",
     "signalling",
+    "slipped_card",
+    "take_turn",
     "touch_times",
 ]
 
@@ -115,7 +123,7 @@ def pass_step(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     """
     # RULES.md §2: every player picks on the hand it holds before the step (simultaneous);
     # they are asked in ring order only because each draws from its own stream.
-    laid = [choose_card(table, i, players[seat], rngs[i]) for i, seat in enumerate(table.seats)]
+    laid = [take_turn(table, i, players[seat], rngs[i]) for i, seat in enumerate(table.seats)]
     events = [(table.steps, seat, card) for seat, card in zip(table.seats, laid, strict=True)]
     for i, card in enumerate(laid):
         table.hands[i].remove(card)  # RULES.md §2: lay one card face down to the left ...
@@ -129,6 +137,22 @@ def pass_step(table: Table, players: Sequence[Player], rngs: Sequence[np.ndarray
     table.steps += 1
     table.events.extend(events)
     return events
+
+
+def take_turn(table: Table, i: int, player: Player, rng: np.ndarray) -> int:
+    """Position ``i``'s turn at a pass step: the card it lays down to the left.
+
+    docs/human-players.md: a player that forgets first loses part of its history, and one
+    that slips may lay down a random card without asking its strategy; a plain player
+    (``forget`` and ``slip`` 0) draws nothing for either."""
+    forget, slip = human_values(player.params)
+    if forget > 0:
+        forget_history(table, i, forget, rng)
+    if slip > 0:
+        card = slipped_card(table, i, slip, rng)
+        if card is not None:
+            return card
+    return choose_card(table, i, player, rng)
 
 
 # --- the nose (RULES.md §4) ---------------------------------------------------------

@@ -90,7 +90,8 @@ class Table:
 
     Per position: the hand, the persistent observation array, the card that
     arrived at the last step (-1 before the first), and counts by rank group
-    of the cards received and passed this round.
+    of the cards received and passed this round, as the player remembers them
+    (all of them unless it forgets, docs/human-players.md).
     """
 
     rules: Rules

@@ -1,7 +1,9 @@
 """Gris-nese, what a player sees in the readable reference, and how its answer is read and checked.
 
-A *player* is any object with ``name: str``, ``params`` (a float64 array of
-8) and ``decide(obs, params, rng) -> int``, the card code to lay to the left.
+A *player* is any object with ``name: str``, ``params`` (its float64 parameter
+row: ``strategies.registry.PARAM_ROW`` values, the strategy's own then ``forget`` and
+``slip``; a shorter row plays plain) and ``decide(obs, params, rng) -> int``, the card
+code to lay to the left.
 ``obs`` follows :mod:`simulator.games.gris_nese.observation`; it is one
 persistent array per player per round, whose MEMORY fields belong to the
 strategy.  ``rng`` is the player's DECIDE stream for the deal, keyed by its

@@ -5,7 +5,8 @@ engine's streams.  Passing is simultaneous: you choose your card before you see 
 anyone else laid down; after each pass step you see the card that came to you from the
 right.  When somebody touches the nose you press a key; your measured time takes the
 place of your seat's drawn reaction (RULES.md §4).  Once you are out, the bots play the
-match to its end and each round is shown in one line.
+match to its end and each round is shown in one line.  A bot given ``forget`` or ``slip``
+(``--vs follow:forget=0.2``) forgets and slips as in a run (the reference's ``take_turn``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from simulator.tabletop.passing import (
     timing,
     touch_times,
 )
+from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -56,7 +58,7 @@ class Human:
     shadow: Shadow
     name: str = "you"
     spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     passes: list[Pass] = field(default_factory=list)
     round: int = 0
 

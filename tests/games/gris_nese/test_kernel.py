@@ -53,7 +53,7 @@ from simulator.games.gris_nese.rules import (
 )
 from simulator.games.gris_nese.variants import STALL_CAP, Rules
 from simulator.running.runner import BlockRunner
-from strategies.registry import strategy
+from strategies.registry import FORGET_AT, PARAM_ROW, SLIP_AT, strategy
 
 GAME = get_game("gris-nese")
 
@@ -218,7 +218,7 @@ def test_trace_round_reports_events_signallers_times_and_the_loser():
     rules_i = np.array([5, STALL_CAP], np.int64)
     rules_f = np.concatenate([[0.0], profile_arrays([(0.8, 0.35)] * 5)])
     sids = np.full(5, 1, np.int64)  # greedy
-    params = np.zeros((5, 8))
+    params = np.zeros((5, PARAM_ROW))
     seats = np.array([0, 2, 4], np.int64)
     seen_pass = False
     for game in range(40):
@@ -486,16 +486,26 @@ def test_cards_are_conserved_through_any_pass_steps(case):
         assert k == sig[:m].sum()
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(3, 8), st.integers(0, 2**63 - 1), st.integers(0, 10**6), st.sampled_from([0, 1, 2, 3]))
-def test_a_kernel_round_only_ever_moves_cards_that_are_held(n, seed, game, sid):
-    """Replay the kernel's log from its deal: every card laid is in the player's hand then."""
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(3, 8),
+    st.integers(0, 2**63 - 1),
+    st.integers(0, 10**6),
+    st.sampled_from([0, 1, 2, 3]),
+    st.sampled_from([0.0, 0.3, 1.0]),
+    st.sampled_from([0.0, 0.25, 1.0]),
+)
+def test_a_kernel_round_only_ever_moves_cards_that_are_held(n, seed, game, sid, forget, slip):
+    """Replay the kernel's log from its deal: every card laid is in the player's hand then,
+    whether the strategy chose it or the player slipped (docs/human-players.md)."""
     rules_i = np.array([n, 200], np.int64)
     rules_f = np.concatenate([[0.0], profile_arrays([(0.8, 0.35)] * n)])
     log = np.full((200 * n, LOG_FIELDS), -1, np.int64)
+    params = np.zeros((n, PARAM_ROW))
+    params[:, FORGET_AT], params[:, SLIP_AT] = forget, slip
     events, passes, stalled, _, loser = kernel.trace_round_nb(
         np.full(n, sid, np.int64),
-        np.zeros((n, 8)),
+        params,
         rules_i,
         rules_f,
         seed,

@@ -7,7 +7,9 @@ stalled and replayed flags, the signallers, the loser and the touch times must
 match.  A strategy reacts only to the fields it reads, so a last test plays a
 *digest* strategy whose every choice depends on all OBS_SIZE fields of its
 observation (and which writes its MEMORY): any field the kernel fills
-differently from the reference changes the game from there on.
+differently from the reference changes the game from there on.  Players that forget
+and slip (docs/human-players.md) are compared the same way, the digest among them: it
+reads every count of the history, so a card forgotten on one side only shows.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from simulator.games.gris_nese.reference import RoundRecord, play_match, play_ro
 from simulator.games.gris_nese.rules import CARD_GROUP, ERR_SIZE, LOG_FIELDS, MAX_SEATS, workspace_nb
 from simulator.games.gris_nese.variants import STALL_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
-from strategies import Player, families
+from strategies import FORGET_AT, PARAM_ROW, SLIP_AT, Player, families, parse_spec
 
 GAME = "gris-nese"
 FAMILIES = families(GAME)
@@ -46,6 +48,17 @@ SPECS = {
     "follow:follow=2,stick=0": {"follow": 2, "stick": 0},
     "follow:follow=0,stick=1.5": {"follow": 0, "stick": 1.5},
     "follow:follow=0.25,stick=0.25": {"follow": 0.25, "stick": 0.25},
+    # Human-like players (docs/human-players.md): every strategy forgetting and slipping,
+    # each alone and both, up to forget=1 (every card of the history, every turn) and slip=1.
+    "random:forget=0.5": {"forget": 0.5},
+    "random:slip=0.4": {"slip": 0.4},
+    "greedy:forget=0.3,slip=0.1": {"forget": 0.3, "slip": 0.1},
+    "greedy:slip=1": {"slip": 1},
+    "commit:after=1,forget=0.5,slip=0.2": {"after": 1, "forget": 0.5, "slip": 0.2},
+    "commit:after=3,forget=1": {"after": 3, "forget": 1},
+    "follow:forget=0.2": {"forget": 0.2},
+    "follow:forget=1,slip=0.05": {"forget": 1, "slip": 0.05},
+    "follow:follow=2,stick=0,forget=0.6,slip=0.3": {"follow": 2, "stick": 0, "forget": 0.6, "slip": 0.3},
 }
 PLAYERS = {spec: FAMILIES[spec.partition(":")[0]].player(**values) for spec, values in SPECS.items()}
 MARGINS = (0.0, 0.05, 0.3)
@@ -62,6 +75,9 @@ def test_every_shipped_strategy_is_compared() -> None:
     # Other test modules register user strategies in the same process: only shipped ones count.
     shipped = {name: f for name, f in families(GAME).items() if f.builtin_id is not None}
     assert {p.family.name for p in PLAYERS.values()} == set(shipped)
+    assert {p.family.name for p in PLAYERS.values() if p.forget > 0} == set(shipped)
+    assert {p.family.name for p in PLAYERS.values() if p.slip > 0} == set(shipped)
+    assert all(parse_spec(spec, GAME) == p for spec, p in PLAYERS.items())  # each is what its name says
     assert sorted(f.builtin_id for f in shipped.values()) == list(range(len(shipped)))
 
 
@@ -315,10 +331,11 @@ def digest_nb(obs, params, rng):
 
 
 class Digest:
-    def __init__(self, lean: float, salt: int) -> None:
-        self.name = f"digest({lean}, {salt})"
-        self.params = np.zeros(8)
+    def __init__(self, lean: float, salt: int, forget: float = 0.0, slip: float = 0.0) -> None:
+        self.name = f"digest({lean}, {salt}, forget={forget}, slip={slip})"
+        self.params = np.zeros(PARAM_ROW)
         self.params[:2] = lean, salt
+        self.params[FORGET_AT], self.params[SLIP_AT] = forget, slip
         self.decide = digest_nb
 
 
@@ -327,11 +344,26 @@ def digest_trace() -> Callable:
     return specialised_kernel(kernel, [digest_nb]).trace_round_nb
 
 
-@pytest.mark.parametrize("lean", [0.5, 0.9])
-def test_kernel_fills_every_observation_field_like_the_reference(digest_trace: Callable, lean: float) -> None:
+# (lean, forget, slip): plain, then forgetting (every field of the history it keeps counts),
+# slipping, both, and forgetting everything at every turn.
+DIGESTS = [
+    (0.5, 0.0, 0.0),
+    (0.9, 0.0, 0.0),
+    (0.9, 0.4, 0.0),
+    (0.5, 0.0, 0.3),
+    (0.9, 0.25, 0.2),
+    (0.9, 1.0, 0.0),
+]
+
+
+@pytest.mark.parametrize(("lean", "forget", "slip"), DIGESTS)
+def test_kernel_fills_every_observation_field_like_the_reference(
+    digest_trace: Callable, lean: float, forget: float, slip: float
+) -> None:
     passes = 0
     for n in range(3, 9):
-        players = [Digest(lean, s + 1) for s in range(n)]
+        # Seat 1 stays plain: at a table of forgetful players a plain one draws nothing extra.
+        players = [Digest(lean, s + 1, *((0.0, 0.0) if s == 1 else (forget, slip))) for s in range(n)]
         seats = [s for s in range(n) if n < 6 or s % 3 != 1]
         for k, (seed, game, deal) in enumerate(cases(4, n)):
             rec = assert_same_round(

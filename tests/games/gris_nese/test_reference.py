@@ -52,6 +52,7 @@ from simulator.games.gris_nese.reference import (
     touch_times,
 )
 from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP, Rules
+from strategies.registry import PARAM_ROW
 
 RULES = Rules()
 DEFAULT = (reaction.DEFAULT_MEDIAN, reaction.DEFAULT_SIGMA)
@@ -93,7 +94,7 @@ def pass_for(obs: np.ndarray, target: int, rng: np.ndarray) -> int:
 class Base:
     def __init__(self, name: str) -> None:
         self.name = name
-        self.params = np.zeros(8)
+        self.params = np.zeros(PARAM_ROW)
 
 
 class RandomPlay(Base):

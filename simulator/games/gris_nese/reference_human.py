@@ -1,0 +1,86 @@
+"""Gris-nese, human-like players in the readable reference: ``forget`` and ``slip``.
+
+docs/human-players.md (section Gris-nese) in plain Python, written from the docs and
+independently of :mod:`simulator.games.gris_nese.human`, which the kernel runs.  What a
+Gris-nese player knows but cannot see is the round's history: the cards of each rank group
+it received from the right and those it passed on (``Table.received``, ``Table.passed``,
+which hold what the player *remembers*).  The card that came in at the last step is in the
+hand at every turn, so it is seen and never forgotten.
+
+At each of its turns, before it picks:
+
+1. ``forget`` P > 0: each remembered card is forgotten with probability P, one
+   ``uniform()`` per card, forgotten when the draw is below P; the received cards group by
+   group (A K Q ... as in play), then the passed cards group by group;
+2. ``slip`` E > 0: one ``uniform()``; below E, the player lays down a uniformly random card
+   of its four (``below(4)`` over the hand in ascending code) and its strategy is not asked.
+
+Every draw is from the seat's own DECIDE stream (docs/random-streams.md), the array its
+strategy draws from, and only when the value is above 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.engine.rng import GOLDEN, MASK64, mix64
+from simulator.games.gris_nese.observation import HAND_SIZE
+from simulator.games.gris_nese.reference_table import Table
+from strategies.registry import FORGET_AT, PARAM_ROW, SLIP_AT
+
+
+def human_values(params: np.ndarray) -> tuple[float, float]:
+    """``(forget, slip)`` of a parameter row; a row narrower than ``PARAM_ROW`` has neither
+    and plays plain, as in the kernel."""
+    if len(params) < PARAM_ROW:
+        return 0.0, 0.0
+    return float(params[FORGET_AT]), float(params[SLIP_AT])
+
+
+# --- draws from a stream held in a one-element array (docs/random-streams.md) ----------------
+
+
+def next_u64(rng: np.ndarray) -> int:
+    """SplitMix64: advance the stream by the golden increment and mix."""
+    state = (int(rng[0]) + GOLDEN) & MASK64
+    rng[0] = state
+    return mix64(state)
+
+
+def uniform(rng: np.ndarray) -> float:
+    """A uniform float in [0, 1): the top 53 bits of a draw."""
+    return (next_u64(rng) >> 11) / 2.0**53
+
+
+def below(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in [0, n): multiply-shift on the top 32 bits of a draw."""
+    return ((next_u64(rng) >> 32) * n) >> 32
+
+
+# --- the two ways to play worse ---------------------------------------------------------------
+
+
+def kept(count: int, forget: float, rng: np.ndarray) -> int:
+    """How many of ``count`` remembered cards of one group survive this turn."""
+    survivors = 0
+    for _ in range(count):
+        if uniform(rng) >= forget:
+            survivors += 1
+    return survivors
+
+
+def forget_history(table: Table, i: int, forget: float, rng: np.ndarray) -> None:
+    """Position ``i`` forgets each card of its history with probability ``forget``."""
+    received, passed = table.received[i], table.passed[i]
+    for g in range(table.m):
+        received[g] = kept(received[g], forget, rng)
+    for g in range(table.m):
+        passed[g] = kept(passed[g], forget, rng)
+
+
+def slipped_card(table: Table, i: int, slip: float, rng: np.ndarray) -> int | None:
+    """With probability ``slip`` a uniformly random card of position ``i``'s hand, else None
+    (the strategy picks)."""
+    if uniform(rng) >= slip:
+        return None
+    return sorted(table.hands[i])[below(rng, HAND_SIZE)]
