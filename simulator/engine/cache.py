@@ -55,6 +55,7 @@ NOT_COMPILED = (
     "reference_table.py",
     "reference_view.py",
     "reference_records.py",
+    "reference_human.py",
     "illegal.py",
     "tabletop.py",
     "tabletop_advice.py",
@@ -62,6 +63,7 @@ NOT_COMPILED = (
     "presets.py",
     "advise.py",
     "calibration_play.py",
+    "memory_estimate.py",
 )
 _GAMES_DIR = "simulator/games"
 _STRATEGIES_DIR = "strategies"

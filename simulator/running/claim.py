@@ -106,7 +106,12 @@ class Kind:
             name.startswith(".") and name.endswith(".tmp")
         ):
             return True
-        return any(p.endswith("*") and name.startswith(p[:-1]) for p in self.ours)
+        return self.stale_rename(name) or any(p.endswith("*") and name.startswith(p[:-1]) for p in self.ours)
+
+    def stale_rename(self, name: str) -> bool:
+        """A library's lock caught between its rename and its removal by a kill (Optuna
+        releases ``study.journal.lock`` by renaming it to ``study.journal.lock<id>.rename``)."""
+        return name.endswith(".rename") and any(name.startswith(lock) for lock in self.stale_locks)
 
 
 REPORT = ("report.html", "report.md", "report.json", "figures", "tables", "summary.parquet", "summary.json")
@@ -217,7 +222,9 @@ class FolderLock:
         """Remove what a killed process left: temporaries, and lock files of libraries (no
         live process can hold them while this lock is held).  Returns what was removed."""
         removed = _remove_temporaries(self.path)
-        for name in KINDS[kind].stale_locks:
+        k = KINDS[kind]
+        renamed = [p.name for p in self.path.iterdir() if k.stale_rename(p.name)] if k.stale_locks else []
+        for name in (*k.stale_locks, *renamed):
             p = self.path / name
             if p.is_symlink() or p.exists():
                 p.unlink()

@@ -52,6 +52,8 @@ def check_connect_timeout(timeout: float | None) -> float:
     if timeout is None:
         return DEFAULT_CONNECT_TIMEOUT
     t = as_real(timeout)  # a bool or text is not a number of seconds
+    if t is None and isinstance(timeout, float):
+        t = timeout  # NaN or an infinity: a number, refused by its range below
     if t is None:
         raise InputError(f"--connect-timeout takes a number of seconds, not {timeout!r}")
     if not 0 < t <= MAX_CONNECT_TIMEOUT:  # also refuses NaN
