@@ -116,6 +116,24 @@ def round_at_nb(sids, params, card_value, totals, ws, err, log):
 def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer):
     """Play one round; return (score seat 0, score seat 1, turns, capped).
 
+    ``at`` and the rest as for :func:`round_nb`, which plays it.  A round in which nobody
+    forgets or slips (each seat's ``forget`` and ``slip``, at FORGET_AT and SLIP_AT of its
+    parameter row, 0 when the row is shorter) is played by a copy of the round compiled
+    without the human pieces (``human`` a constant False), so that plain play runs exactly
+    the loop it ran before they existed."""
+    params = float64_at(at[1], (2, n_params))
+    f0, e0 = human_of_nb(params, 0, n_params)
+    f1, e1 = human_of_nb(params, 1, n_params)
+    if f0 > 0.0 or e0 > 0.0 or f1 > 0.0 or e1 > 0.0:
+        return round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, True, f0, e0, f1, e1)
+    no = 0.0
+    return round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, False, no, no, no, no)
+
+
+@njit(cache=True, forceinline=True)
+def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, human, f0, e0, f1, e1):
+    """Play one round; return (score seat 0, score seat 1, turns, capped).
+
     ``at`` holds the addresses of the arrays (:func:`round_at_nb`): the strategy ids and
     their parameters (``n_params`` per seat), ``card_value`` (``card_value[c]`` is card
     ``c``'s points in half points, rules.card_values_nb), the match totals, the error
@@ -130,9 +148,11 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
     The turn loop indexes arrays directly and calls no function that takes an array but
     the strategies and the human pieces (human.py), both inlined by LLVM: any other call
     there (even one numba inlines) keeps reference counting calls in the loop, and they
-    cost more than the rest of the turn.  A player's ``forget`` and ``slip`` (its row's
-    FORGET_AT and SLIP_AT, 0 when the row is shorter) are read once per round; at 0 the
-    loop draws nothing for them (docs/human-players.md).
+    cost more than the rest of the turn.
+
+    ``human`` (a constant at each of the two calls in :func:`play_round_nb`, so that the
+    compiler drops what it turns off) plays the seats' ``forget`` (``f0``, ``f1``) and
+    ``slip`` (``e0``, ``e1``) as docs/human-players.md says; a value of 0 draws nothing.
     """
     sids = int64_at(at[0], (2,))
     params = float64_at(at[1], (2, n_params))
@@ -163,15 +183,13 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
     o0, o1 = unmanaged_row(obs, 0), unmanaged_row(obs, 1)
     pr0, pr1 = unmanaged_row(params, 0), unmanaged_row(params, 1)
     r0, r1 = unmanaged_item(rng, 1), unmanaged_item(rng, 2)
-    f0, e0 = human_of_nb(params, 0, n_params)  # forget and slip (human.py); 0 for plain play
-    f1, e1 = human_of_nb(params, 1, n_params)
     while True:
         if turns >= TURN_CAP:  # RULES.md §3: safety cap, the round ends as it stands
             capped = 1
             break
         # The player's strategy, row, parameters, stream, forget and slip: one call site per decision.
         sid, o, pr, r, f, e = (sids[0], o0, pr0, r0, f0, e0) if p == 0 else (sids[1], o1, pr1, r1, f1, e1)
-        if f > 0.0:  # docs/human-players.md: forgetting at the start of the turn
+        if human and f > 0.0:  # docs/human-players.md: forgetting at the start of the turn
             forget_nb(obs, seen, p, pile[n_pile - 1] if n_pile > 0 else -1, f, r)
         # 1. Take the stock card or the discard top.
         obs[p, PHASE] = SOURCE
@@ -187,7 +205,7 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
             obs[p, DISCARD_VALUE] = -1
         obs[p, STOCK_LEFT] = 52 - top
         obs[p, TURN] = turns
-        slipped = e > 0.0 and slips_nb(e, r)  # docs/human-players.md: a slip, the strategy not asked
+        slipped = human and e > 0.0 and slips_nb(e, r)  # docs/human-players.md: a slip, not asked
         if slipped:
             a = random_source_nb(n_pile > 0, r)
         else:
@@ -209,13 +227,13 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
                 d = pile[n_pile - 1]
                 obs[p, DISCARD_TOP] = d
                 obs[p, DISCARD_VALUE] = card_value[d]
-                # The card under it is face up again: both see it (a no-op unless forgotten).
-                bit = np.uint64(1) << np.uint64(d)
-                q = UNSEEN_OF[d]
-                obs[0, q] -= np.int64((seen[0] & bit) == 0)
-                obs[1, q] -= np.int64((seen[1] & bit) == 0)
-                seen[0] |= bit
-                seen[1] |= bit
+                if human:  # the card under it is face up again: both see it (they had, unless forgotten)
+                    bit = np.uint64(1) << np.uint64(d)
+                    q = UNSEEN_OF[d]
+                    obs[0, q] -= np.int64((seen[0] & bit) == 0)
+                    obs[1, q] -= np.int64((seen[1] & bit) == 0)
+                    seen[0] |= bit
+                    seen[1] |= bit
             else:
                 obs[p, DISCARD_TOP] = -1
                 obs[p, DISCARD_VALUE] = -1
@@ -229,7 +247,7 @@ def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer)
         obs[p, FROM_DISCARD] = from_discard
         # A card a slip took from the pile is placed at random too (no draw for the slip):
         # the strategy may have no legal place for a card it would never take.
-        if (slipped and from_discard == 1) or (e > 0.0 and slips_nb(e, r)):
+        if (slipped and from_discard == 1) or (human and e > 0.0 and slips_nb(e, r)):
             b = random_place_nb(from_discard == 1, r)
         else:
             b = decide_nb(sid, o, pr, r)

@@ -3,10 +3,10 @@ search duels share.
 
 Both replay exactly the kernel's rounds (the same streams and the same moves, forgetting and
 slips included: human.py; ``tests/games/spokelse/test_calibration.py``, ``test_ladder.py``
-and ``test_human.py`` check it), but they stop
-at every decision of one seat to ask the belief.  So they keep the round loop in their own
-chunks, and take its steps from here: the start of a round, what a seat sees before it
-chooses a source, taking the card, placing it, and the final scores.  RULES.md §3.
+and ``test_human.py`` check it), but they stop at every decision of one seat to ask the
+belief.  So they keep the round loop in their own chunks, and take its steps from here: the
+start of a round and of a turn, what a seat sees before it chooses a source, taking the
+card, placing it, and the final scores.  RULES.md §3.
 """
 
 from __future__ import annotations

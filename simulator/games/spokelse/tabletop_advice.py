@@ -96,7 +96,8 @@ def resample(d: Decision, gen: np.random.Generator) -> ref.Table:
             stock[i] = c
     t.stock.clear()
     t.stock.extend(stock)
-    # What the opponent has seen: every card discarded so far and its own known slots.
+    # What the opponent has seen: every card discarded so far and its own known slots (a bot
+    # that forgets starts the continuation remembering every discard: what it forgot is hidden).
     t.seen[opp] = set(d.public) | {t.slots[opp][i] for i in range(N_SLOTS) if t.knows_slot[opp][i]}
     return t
 
