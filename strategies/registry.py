@@ -84,8 +84,7 @@ FORGET = Param(
     0.0,
     1.0,
     0.0,
-    "at each of its turns, each card the player knows but cannot see now is forgotten with "
-    "this probability",
+    "at each of its turns, each card the player knows but cannot see now is forgotten with this probability",
 )
 SLIP = Param(
     "slip",
