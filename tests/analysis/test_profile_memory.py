@@ -70,3 +70,24 @@ def test_each_game_counts_a_seats_decisions_per_round(game, cols, n, per_seat):
     g = get_game(game)
     got = [g.decisions_per_round(cols, s, n).tolist() for s in range(n)]
     assert got == [[float(x) for x in row] for row in per_seat]
+
+
+def test_a_spokelse_profile_says_what_forgetting_and_a_slip_cost():
+    import simulator
+
+    p = simulator.profile("spokelse", ["threshold"], rounds=2000, matches=20, seed=3)
+    mem = p.summary["pages"][0]["memory"]
+    assert mem["strategy"] == "expect" and mem["better"] == "lower" and mem["unit"] == "points per round"
+    costs = [r["cost"] for r in mem["forget"]]
+    assert costs[0]["value"] == 0 and costs[0]["ci"] == [0.0, 0.0]  # the plain strategy against itself
+    assert all(c["ci"][0] > 0 for c in costs[3:])  # forget 0.1 and more: clearly worse
+    assert costs[-1]["value"] > costs[3]["value"]  # forgetting everything costs more than one in ten
+    assert mem["slip"]["cost_per_slip"]["ci"][0] > 0
+    assert 40 < mem["slip"]["decisions"]["value"] < 46  # two decisions a turn, about 21.4 turns a seat
+    said = [h.answer for h in p.headlines if "Forgetting one card in ten" in h.answer]
+    assert said and said[0].startswith("Forgetting one card in ten each turn costs ")
+    assert set(p.frames["memory"]["measure"]) == {
+        "cost of forgetting",
+        "cost of slipping, per round",
+        "cost of one slip",
+    }
