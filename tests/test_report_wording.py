@@ -23,7 +23,10 @@ def test_better_only_when_the_corrected_test_says_so():
     assert s.startswith("No difference detected at this size between k=2 and k=4")
     assert "better" not in s and "does better" not in s and "does worse" not in s
     assert "p = 0.21" in s and "corrected test does not reject" in s
-    need = re.search(r"about ([\d,]+) rounds would be needed", s)
+    need = re.search(
+        r"To detect a difference of 0\.05 points per round \(the observed one\), about ([\d,]+) rounds would be needed",
+        s,
+    )
     assert need, s
     assert int(need.group(1).replace(",", "")) > 1500 and "an estimate" in s
     assert report.verdict(-0.05, -0.09, -0.01, 0.21, True) == "none"
@@ -44,6 +47,21 @@ def test_the_size_that_would_detect_a_difference():
     assert report.detectable_n(0.1, 0.1 - z / 10, 0.1 + z / 10, 100, tests=13) > n
     assert report.detectable_n(0.0, -0.1, 0.1, 100) is None
     assert report.detectable_n(0.1, 0.1, 0.1, 100) is None
+
+
+def test_an_interval_covering_0_gives_what_the_size_can_detect_not_a_size_from_the_observed_difference():
+    z = 1.959963984540054
+    s = report.difference("k=1", "k=2", 0.002, -0.008, 0.012, what="mean score", unit="points per round",
+                          n=4000, tests=6, n_unit="rounds")  # fmt: skip
+    assert "would be needed" not in s and "the observed one" not in s
+    assert "At this size a true difference of " in s and "points per round or more would usually show" in s
+    assert "over 6 comparisons" in s and "no size to plan on" in s
+    se = 0.01 / z
+    assert report.detectable_effect(-0.008, 0.012, 4000) == pytest.approx((z + 0.8416212335729143) * se)
+    assert report.detectable_effect(-0.008, 0.012, 4000, tests=6) > report.detectable_effect(
+        -0.008, 0.012, 4000
+    )
+    assert report.detectable_effect(0.1, 0.1, 100) is None
 
 
 def test_zero_width_intervals_are_explained():

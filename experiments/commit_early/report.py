@@ -79,18 +79,17 @@ def _field_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str,
             f"(95% intervals from {words.num(100 * float(np.min(lo)), 2)} to {words.num(100 * float(np.max(hi)), 2)})"
         )
     if found == {"none"}:
-        needs = [
-            words.detectable_n(
-                r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, int(r.deals), tests=tests
-            )
+        # What these sizes could detect, from the paired spread alone: the observed differences
+        # are not significant, so no sample size is based on them.
+        mdes = [
+            words.detectable_effect(r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, int(r.deals), tests=tests)
             for r in rows.itertuples()
         ]
-        needs = [words.round_up(x) for x in needs if x is not None]
-        unit = "matches" if metric == "lose_match" else "rounds"
+        mdes = [x for x in mdes if x is not None]
         need = (
-            f"; detecting differences this size would take about {words.span(needs, digits=2)} {unit} "
-            "per table size (an estimate)"
-            if needs
+            f"; at these sizes a true difference of {words.span(mdes, percent=True)} percentage points or more "
+            "would usually show (80% power; an estimate from the observed paired spread)"
+            if mdes
             else ""
         )
         return "none", (

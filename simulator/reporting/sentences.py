@@ -119,6 +119,23 @@ def detectable_n(
     return int(math.ceil((factor * sd / abs(diff)) ** 2))
 
 
+def detectable_effect(
+    lo: float, hi: float, n: int, *, tests: int = 1, power: float = 0.8, level: float = LEVEL
+) -> float | None:
+    """The smallest true difference this size would usually detect (``power``), from the
+    observed paired spread alone: ``(z_{α/2m} + z_power) · sd / √n`` with ``sd`` read back
+    from the interval as in :func:`detectable_n`.  It does not rest on the observed
+    difference, so it may be said when that difference's interval covers 0."""
+    if n <= 1 or not all(math.isfinite(v) for v in (lo, hi)) or hi <= lo:
+        return None
+    from scipy import stats as sps
+
+    z = sps.norm.ppf(0.5 + level / 2)
+    se = (hi - lo) / (2 * z)
+    alpha = (1 - level) / max(int(tests), 1)
+    return float((sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)) * se)
+
+
 def round_up(n: int) -> int:
     """``n`` rounded up to two significant figures (a size to say, not to compute with)."""
     if n < 100:
@@ -128,25 +145,51 @@ def round_up(n: int) -> int:
 
 
 def needed_text(
-    diff: float, lo: float, hi: float, n: int | None, *, tests: int = 1, n_unit: str = "deals"
+    diff: float,
+    lo: float,
+    hi: float,
+    n: int | None,
+    *,
+    tests: int = 1,
+    n_unit: str = "deals",
+    unit: str = "",
+    scale: float = 1.0,
 ) -> str:
-    """'about N deals would detect a difference this size (…; an estimate)', or ''."""
+    """What this size can detect, as a sentence (an estimate), or ''.
+
+    When the interval covers 0 the observed difference is no size to plan on: the sentence
+    gives the smallest difference this size would usually detect (:func:`detectable_effect`).
+    Otherwise it says how many deals would detect a difference of the observed size, and
+    names that size (:func:`detectable_n`).  ``unit`` and ``scale`` say the difference as the
+    caller does (``" percentage points"``, 100)."""
     if n is None:
         return ""
+    over = f" over {tests} comparisons" if tests > 1 else ""
+    if not (lo > 0 or hi < 0):
+        mde = detectable_effect(lo, hi, n, tests=tests)
+        if mde is None:
+            return ""
+        (m,) = quantities([mde], lo, hi, scale=scale)[:1]
+        return (
+            f"At this size a true difference of {m}{unit} or more would usually show (80% power at the 5% "
+            f"level{over}, an estimate from the observed paired spread); the observed difference, whose "
+            "interval covers 0, is no size to plan on."
+        )
     need = detectable_n(diff, lo, hi, n, tests=tests)
     if need is None:
         return ""
+    (size,) = quantities([abs(diff)], lo, hi, scale=scale)[:1]
     if need <= n:
         return (
-            f"A true difference this size would usually show at about {num(round_up(need))} {n_unit} "
-            f"(80% power, an estimate from the observed paired spread); this run's {num(int(n))} did not show it."
+            f"A true difference of {size}{unit} (the observed one) would usually show at about "
+            f"{num(round_up(need))} {n_unit} (80% power, an estimate from the observed paired spread); "
+            f"this run's {num(int(n))} did not show it."
         )
     times = need / n
     return (
-        f"To detect a difference this size, about {num(round_up(need))} {n_unit} would be needed "
-        f"({num(times, 2)} times this run's {num(int(n))}; 80% power at the 5% level"
-        + (f" over {tests} comparisons" if tests > 1 else "")
-        + ", an estimate from the observed paired spread)."
+        f"To detect a difference of {size}{unit} (the observed one), about {num(round_up(need))} {n_unit} "
+        f"would be needed ({num(times, 2)} times this run's {num(int(n))}; 80% power at the 5% level{over}, "
+        "an estimate from the observed paired spread)."
     )
 
 
@@ -252,7 +295,7 @@ def difference(
             if covers_zero(lo, hi)
             else "its interval excludes 0 but the corrected test does not reject at 5%"
         )
-        need = needed_text(diff, lo, hi, n, tests=tests, n_unit=n_unit)
+        need = needed_text(diff, lo, hi, n, tests=tests, n_unit=n_unit, unit=u, scale=k)
         return (
             f"No difference detected at this size between {a} and {b} in {what}: "
             f"{a} minus {b} is {x_s}{u} ({ci}{p_part}), {why}." + (f" {need}" if need else "")

@@ -127,7 +127,9 @@ def test_commit_early_every_case_is_one_sentence_with_a_direction(greedy, early,
     check_headline(a2)
     if start == "Not shown at this size:":
         assert "percentage points" not in a1  # an undirected range stays in the details
-        assert any("would take about" in a for a in b.answer)
+        # what the size could detect, never a size based on a difference not shown
+        assert any("or more would usually show (80% power" in a for a in b.answer)
+        assert not any("would take about" in a for a in b.answer)
 
 
 def test_a_flip_is_one_sentence():

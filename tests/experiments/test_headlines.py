@@ -137,7 +137,8 @@ def test_an_uncorrected_interval_alone_names_no_loser():
     rows = _rows([0.003, 0.01, 0.02], [0.001, 0.002, 0.004], [0.005, 0.018, 0.036], [0.3, 0.21, 0.4])
     kind, phrase = commit_early_report._field_phrase(rows, "lose_match")
     assert kind == "none" and "no difference from greedy is detected at this size" in phrase
-    assert "detecting differences this size would take about" in phrase and "(an estimate)" in phrase
+    assert "would usually show (80% power; an estimate from the observed paired spread)" in phrase
+    assert "would take about" not in phrase
 
 
 def test_the_commit_headline_says_no_when_worse_everywhere():
