@@ -48,19 +48,29 @@ class Param:
             return float(value)
         return float(self.effective(float(value), rules))
 
+    def within_bounds(self, value: float) -> bool:
+        """Whether ``value`` lies in ``low..high`` (a NaN does not)."""
+        return self.low <= value <= self.high
+
+    def on_step(self, value: float) -> bool:
+        """Whether ``value`` is ``low`` plus a whole number of steps (any value when ``step``
+        is 0, a real parameter)."""
+        if self.step <= 0:
+            return True
+        steps = (value - self.low) / self.step
+        return abs(steps - round(steps)) <= 1e-9
+
     def check(self, value: float, strategy: str) -> float:
-        if not math.isfinite(value) or value < self.low or value > self.high:
+        if not math.isfinite(value) or not self.within_bounds(value):
             raise SpecError(
                 f"{strategy}: {self.name}={format_value(value)} is outside "
                 f"{format_value(self.low)}..{format_value(self.high)}"
             )
-        if self.step > 0:
-            steps = (value - self.low) / self.step
-            if abs(steps - round(steps)) > 1e-9:
-                raise SpecError(
-                    f"{strategy}: {self.name}={format_value(value)} must be a multiple of "
-                    f"{format_value(self.step)}"
-                )
+        if not self.on_step(value):
+            raise SpecError(
+                f"{strategy}: {self.name}={format_value(value)} must be a multiple of "
+                f"{format_value(self.step)}"
+            )
         return float(value)
 
     def describe(self) -> str:

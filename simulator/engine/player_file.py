@@ -39,15 +39,10 @@ def check_target(path: str | Path, option: str = "--save-profile") -> None:
     file kortsim did not write as a profile (one line)."""
     from simulator.engine import reaction_file
 
-    target = Path(path)
-    if not target.resolve().parent.is_dir():
-        raise InputError(f"{option} {path}: its folder does not exist")
-    if target.is_dir():
-        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {target / 'me.json'}")
-    if target.exists():
-        kind = _read(target, f"{option} {path}").get("kind")
-        if kind not in (KIND, reaction_file.KIND):
-            raise InputError(f"{option} {path}: the file exists and is not a profile; choose another name")
+    def is_profile(target: Path) -> bool:
+        return _read(target, f"{option} {path}").get("kind") in (KIND, reaction_file.KIND)
+
+    reaction_file.check_file_target(path, option, is_ours=is_profile, what="a profile")
 
 
 def write(path: str | Path, game: str, *, memory: dict | None = None, reaction: dict | None = None) -> dict:
@@ -67,16 +62,9 @@ def write(path: str | Path, game: str, *, memory: dict | None = None, reaction: 
 
 def _read(path: Path, label: str) -> dict:
     """The file's JSON object; ``label`` starts every refusal (``--save-profile me.json``)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{label}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{label}: a folder, not a profile file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{label}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{label}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    from simulator.engine.reaction_file import read_json
+
+    data = read_json(path, label, folder="a folder, not a profile file")
     if not isinstance(data, dict):
         raise InputError(f"{label}: not a profile (written by kortsim play --save-profile)")
     return data

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,18 +115,44 @@ def check_target(path: str | Path) -> None:
     InputError
         A missing folder, a folder given as the file, or another kind of file (one line).
     """
+    check_file_target(path, "--save-reaction", is_ours=_is_reaction_profile, what="a reaction profile")
+
+
+def read_json(path: Path, where: str, *, folder: str | None = None) -> Any:
+    """The JSON a file holds; every refusal is one line that starts with ``where``.  A folder
+    given as the file is refused with ``folder`` when given (else as a file that cannot be
+    read)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{where}: no such file") from None
+    except IsADirectoryError as exc:
+        raise InputError(f"{where}: {folder or f'cannot be read ({exc.strerror or exc})'}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+
+
+def check_file_target(path: str | Path, option: str, *, is_ours: Callable[[Path], bool], what: str) -> None:
+    """Refuse a path given to ``option`` that could not be written: its folder is missing, it
+    is a folder, or it holds a file that ``is_ours`` does not recognise (``what`` names the kind
+    of file expected).  One line each (:class:`InputError`)."""
     target = Path(path)
     if not target.resolve().parent.is_dir():
-        raise InputError(f"--save-reaction {path}: its folder does not exist")
+        raise InputError(f"{option} {path}: its folder does not exist")
     if target.is_dir():
-        raise InputError(f"--save-reaction {path} is a folder; give a file name, e.g. {target / 'me.json'}")
-    if target.exists():
-        try:
-            read_profile(target)
-        except InputError:
-            raise InputError(
-                f"--save-reaction {path}: the file exists and is not a reaction profile; choose another name"
-            ) from None
+        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {target / 'me.json'}")
+    if target.exists() and not is_ours(target):
+        raise InputError(f"{option} {path}: the file exists and is not {what}; choose another name")
+
+
+def _is_reaction_profile(target: Path) -> bool:
+    try:
+        read_profile(target)
+    except InputError:
+        return False
+    return True
 
 
 def parse_profile(text: str) -> tuple[float, float]:
@@ -168,14 +194,7 @@ def read_profile(path: str | Path) -> tuple[float, float]:
     from simulator.engine.reaction import parse_profile
 
     where = f"reaction profile file {str(path)!r}"
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    data = read_json(Path(path), where)
     if not isinstance(data, dict) or data.get("kind") not in (KIND, PLAYER_KIND):
         raise InputError(f"{where}: not a reaction profile (written by kortsim play --save-reaction)")
     if data.get("kind") == PLAYER_KIND and "median_s" not in data:

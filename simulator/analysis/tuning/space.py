@@ -142,17 +142,15 @@ def _number(text: str, where: str) -> float:
 
 
 def _on_grid(p: Param, v: float, where: str) -> None:
-    if v < p.low or v > p.high:
+    if not p.within_bounds(v):
         raise InputError(
             f"{where} goes outside {p.name}'s bounds {format_value(p.low)}..{format_value(p.high)} "
             f"(at {format_value(v)})"
         )
-    if p.step > 0:
-        steps = (v - p.low) / p.step
-        if abs(steps - round(steps)) > 1e-9:
-            raise InputError(
-                f"{where}: {format_value(v)} is not on {p.name}'s grid (step {format_value(p.step)})"
-            )
+    if not p.on_step(v):
+        raise InputError(
+            f"{where}: {format_value(v)} is not on {p.name}'s grid (step {format_value(p.step)})"
+        )
 
 
 def parse_range(text: str, p: Param, strategy: str) -> Dim | float:
