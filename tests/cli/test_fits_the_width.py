@@ -196,3 +196,12 @@ def test_a_real_terminal_of_80_columns_gets_output_that_fits():
     text = ANSI.sub("", child.before.replace("\r\n", "\n"))
     assert_fits(text)
     assert "in plain words" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["profile", "profile gris"])
+def test_progress_lines_fit_80_columns(name):
+    """What a long command says while it runs (on stderr) fits as its tables do."""
+    r = CliRunner().invoke(app, COMMANDS[name], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert_fits(r.stderr)

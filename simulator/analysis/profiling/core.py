@@ -188,10 +188,7 @@ def play_page(
     page.figures["skill"], _ = skill.skill(g, "round", y, counted, plan.ladder, plan.seed)
     page.figures["skill"]["rounds"] = n_skill
     page.per_game["skill:primary"] = np.where(counted[:, None], y[g.metrics("round")[0].name], np.nan)
-    n_human = len(memory.FORGET_GRID)
-    say(
-        f"{label}: memory and care, {g.best_strategy} forgetting or slipping, {n_human} ways x {n_seats} seats"
-    )
+    say(f"{label}: memory and care ({g.best_strategy} forgetting and slipping)")
     page.figures["memory"] = memory.memory(
         g, lambda s: _records(plan, table, s, "round", n_skill), g.best_strategy, n_seats, n_skill
     )
