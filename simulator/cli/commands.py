@@ -2,7 +2,7 @@
 
 Each names the function (or Typer of commands) that implements it and the first paragraph
 of its help, which ``kortsim --help`` and the Tab completion of command names show without
-importing the command's module (:mod:`simulator.cli.lazy`); ``tests/test_cli_start.py``
+importing the command's module (:mod:`simulator.cli.lazy`); ``tests/cli/test_cli_start.py``
 checks that each line is the first paragraph of the command's own help.
 """
 

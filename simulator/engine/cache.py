@@ -17,7 +17,7 @@ Every ``.py`` file in a game's folder counts as that game's (its kernels read
 constants from the layout and variant modules as well as calling the rules),
 wherever in the folder the game keeps its shipped strategies, except the files
 named in :data:`NOT_COMPILED` (the readable reference and the engine's view of
-the game), which no jitted code may import (``tests/test_cache.py`` checks it).
+the game), which no jitted code may import (``tests/engine/test_cache.py`` checks it).
 """
 
 from __future__ import annotations

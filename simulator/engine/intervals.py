@@ -5,7 +5,7 @@ Importing ``statsmodels.stats.proportion`` loads statsmodels, scipy and pandas: 
 of a run's start on a quiet machine, for two lines of arithmetic and one quantile.  Here the
 arithmetic is statsmodels' own (``proportion_confint(..., method="wilson")``, the same numpy
 float64 operations in the same order) and the quantile is scipy's value at the 95% level,
-kept as the float scipy gives (``tests/test_intervals.py`` checks both bit for bit).  Any other
+kept as the float scipy gives (``tests/engine/test_intervals.py`` checks both bit for bit).  Any other
 level, or another method, is handed to scipy or statsmodels themselves.
 
 Used as :mod:`simulator.engine.stats` uses them::

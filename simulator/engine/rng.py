@@ -161,7 +161,7 @@ def lognormal_at_nb(key, median, sigma):
     state held in a local rather than a one-element array, so that the compiler keeps it in a
     register (the Gris kernels' reaction times: a stream that starts and ends in one
     function).  The same operations in the same order: the same double
-    (``tests/test_speed_paths.py`` checks it)."""
+    (``tests/engine/test_speed_paths.py`` checks it)."""
     s = key + _U64_GOLDEN
     u1 = 1.0 - np.float64(mix64_nb(s) >> np.uint64(11)) * _TWO_POW_M53
     s = s + _U64_GOLDEN

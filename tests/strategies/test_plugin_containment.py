@@ -2,7 +2,7 @@
 
 Each misbehaving strategy is one file in ``tests/plugins/``.  The command-line side
 (exit codes, a process that must not die by a signal, the time limit, Ctrl-C) is in
-``tests/test_cli_containment.py``.
+``tests/cli/test_cli_containment.py``.
 """
 
 import random

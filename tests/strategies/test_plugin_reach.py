@@ -4,7 +4,7 @@ and scanned for global random state; recursion is refused; the Gris memory slots
 the strategy's own; a bad return is said at its line in the player's words.
 
 Each case is a plugin file in ``tests/plugins/``, driven through the API's ``simulate``
-and ``trace`` (the command line's side is in ``tests/test_cli_containment.py``).
+and ``trace`` (the command line's side is in ``tests/cli/test_cli_containment.py``).
 """
 
 from pathlib import Path

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from simulator.cli import app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 COMPARE = ["compare", "spokelse", "-s", "threshold", "-s", "passive", "--rounds", "200", "--seed", "3"]
 SWEEP = ["sweep", "spokelse", "-s", "threshold:k=1..3", "--vs", "passive", "--rounds", "100", "--seed", "3"]

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from simulator.cli import app
 
-PLANTED = str(Path(__file__).parent / "plugins" / "tune_planted.py")
+PLANTED = str(Path(__file__).parents[1] / "plugins" / "tune_planted.py")
 runner = CliRunner()
 
 

@@ -29,7 +29,7 @@ from simulator.running.records import RECORDS_DIR, read_records
 from simulator.running.results import TIMING_FIELDS
 from simulator.running.setup import resolve_seed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SIM = {"strategies": ["threshold:k=4", "random"], "rounds": 6000, "seed": 7, "block_size": 1024, "threads": 1}
 TUNE = {"vs": "threshold:k=4", "rounds": 4000, "confirm": 4000, "threads": 1, "seed": 4}
 EXPERIMENT = {

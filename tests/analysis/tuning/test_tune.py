@@ -10,7 +10,7 @@ import pytest
 import simulator
 from simulator.errors import InputError
 
-PLANTED = str(Path(__file__).parent / "plugins" / "tune_planted.py")
+PLANTED = str(Path(__file__).parents[2] / "plugins" / "tune_planted.py")
 SMALL = {"vs": "threshold:k=4", "rounds": 4000, "confirm": 4000, "threads": 1}
 
 

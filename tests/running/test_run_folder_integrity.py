@@ -30,7 +30,7 @@ from simulator.running.checkpoint import (
 )
 from simulator.running.results import TIMING_FIELDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 STRATEGIES = ["-s", "threshold:k=4", "-s", "random"]
 N = 30_000

@@ -18,7 +18,7 @@ from simulator.kernels.messages import announced, kernel_message
 from strategies.plugins import load_plugin
 from strategies.registry import parse_spec
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "examples" / "my_strategy.py"
 SIMULATE = ["simulate", "spokelse", "-s", "threshold:k=4", "-s", "passive", "--rounds", "1000", "--seed", "1"]
 BUILTIN_LINE = "compiling the Spøkelse kernel (first run only; `kortsim warm` does this ahead)"

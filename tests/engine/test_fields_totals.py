@@ -16,7 +16,7 @@ from simulator.engine.fields import COMMON
 from simulator.games import fields_for
 
 runner = CliRunner()
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 # One small run per game and unit (the last two: the tables of the review's own commands).
 RUNS = {

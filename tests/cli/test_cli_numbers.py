@@ -16,7 +16,7 @@ from simulator.engine.fields import COMMON, KINDS, NOT_FIGURES, Field
 from simulator.games import all_games, fields_for
 
 runner = CliRunner()
-PLUGINS = Path(__file__).resolve().parent / "plugins"
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 PERCENT_WITH_CI = re.compile(r"\d+(\.\d+)?% \[\d+(\.\d+)?, \d+(\.\d+)?\]")
 
 

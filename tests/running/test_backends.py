@@ -37,7 +37,7 @@ from simulator.running.records import read_records
 from simulator.running.results import TIMING_FIELDS
 from strategies.registry import Family, families, parse_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "my_strategy.py"
 runner = CliRunner()
 

@@ -17,7 +17,7 @@ import pytest
 
 from simulator.kernels import specialise
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SALT = uuid.uuid4().hex[:12]
 
 TEMPLATE = '''"""A lowball Spøkelse strategy whose keeper threshold is params[0] * SCALE ({salt})."""

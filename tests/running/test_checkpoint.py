@@ -22,7 +22,7 @@ from simulator.running.records import read_records
 from simulator.running.results import TIMING_FIELDS, Result
 from simulator.running.runner import BlockRunner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 BASE = ["spokelse", "-s", "threshold:k=4", "-s", "random", "--seed", "3"]
 

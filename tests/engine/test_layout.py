@@ -2,7 +2,7 @@
 histograms, the outcomes and the record columns generated from the declarations, and
 ``docs/records.md`` in step with them.
 
-``python tests/test_layout.py --regenerate`` rewrites the generated block of
+``python tests/engine/test_layout.py --regenerate`` rewrites the generated block of
 ``docs/records.md`` after a record layout or a metric changed, and the tables of
 ``docs/observations.md`` after an observation layout changed.
 """
@@ -27,13 +27,11 @@ from simulator.games.base import UNITS
 from simulator.running.records import column_docs, columns_doc, record_schema
 
 GAMES = all_games()
-DOC = Path(__file__).resolve().parent.parent / "docs" / "records.md"
-BEGIN = "<!-- columns: generated from the games' record layouts by `python tests/test_layout.py --regenerate` -->\n"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "records.md"
+BEGIN = "<!-- columns: generated from the games' record layouts by `python tests/engine/test_layout.py --regenerate` -->\n"
 END = "<!-- end of columns -->\n"
 OBS_DOC = DOC.parent / "observations.md"
-OBS_BEGIN = (
-    "<!-- observations: generated from the games' layouts by `python tests/test_layout.py --regenerate` -->\n"
-)
+OBS_BEGIN = "<!-- observations: generated from the games' layouts by `python tests/engine/test_layout.py --regenerate` -->\n"
 OBS_END = "<!-- end of observations -->\n"
 CASES = [(name, unit) for name in GAMES for unit in UNITS]
 # How each kind of figure reads its pieces, and the kind of its field.
@@ -463,7 +461,7 @@ def _generated_block(text: str) -> str:
 
 
 def test_docs_records_md_lists_the_declared_columns():
-    """Regenerate with ``python tests/test_layout.py --regenerate`` after a layout changed."""
+    """Regenerate with ``python tests/engine/test_layout.py --regenerate`` after a layout changed."""
     assert _generated_block(DOC.read_text(encoding="utf-8")) == columns_doc()
     for name, unit in CASES:
         for col in GAMES[name].record_columns(unit, GAMES[name].min_seats):
@@ -486,7 +484,7 @@ def _observations_block(text: str) -> str:
 
 
 def test_docs_observations_md_lists_the_declared_observation_fields():
-    """Regenerate with ``python tests/test_layout.py --regenerate`` after a layout changed."""
+    """Regenerate with ``python tests/engine/test_layout.py --regenerate`` after a layout changed."""
     assert _observations_block(OBS_DOC.read_text(encoding="utf-8")) == observations_doc()
     for game in GAMES.values():
         for piece, start, _ in game.observation.spans():

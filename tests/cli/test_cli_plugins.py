@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from simulator.cli import app
 
-PLUGINS = Path(__file__).resolve().parent / "plugins"
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 BROKEN = str(PLUGINS / "does_not_compile.py")
 runner = CliRunner()
 
