@@ -1,5 +1,6 @@
 """The grammar of a sweep spec (``threshold:k=0..13``, ``k=1|2|5``, a grid of two parameters):
-parsed and checked against the family's parameters before anything is built."""
+parsed and checked against the family's parameters (and `forget` and `slip`, which every
+strategy takes) before anything is built."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from simulator.errors import InputError, SpecError
 from simulator.games.base import Game
 from simulator.running.setup import resolve_game
-from strategies.registry import Family, Param, families, format_value, games_with
+from strategies.registry import HUMAN_PARAMS, Family, Param, families, format_value, games_with
 
 MAX_AXES = 2
 
@@ -54,7 +55,7 @@ class SweepSpec:
         (:meth:`strategies.registry.Param.representative`); a group is played by the point
         that equals its representative values when that point was requested, else by its
         first point."""
-        params = {p.name: p for p in self.family.params}
+        params = _sweepable(self.family)
 
         def key(vals: Mapping[str, float]) -> tuple[tuple[str, float], ...]:
             return tuple(sorted((n, params[n].representative(v, rules)) for n, v in vals.items()))
@@ -65,6 +66,12 @@ class SweepSpec:
             if k not in chosen or (_is_exact(vals, k) and not _is_exact(points[chosen[k]], k)):
                 chosen[k] = i
         return [chosen[k] for k in keys]
+
+
+def _sweepable(family: Family) -> dict[str, Param]:
+    """The parameters a sweep may vary: the family's own, then ``forget`` and ``slip``, which
+    every strategy takes (how much memory and care are worth, point by point)."""
+    return {p.name: p for p in (*family.params, *HUMAN_PARAMS)}
 
 
 def _nan_none(v: Any) -> Any:
@@ -160,7 +167,7 @@ def parse_sweep(spec: str, game: str | Game) -> SweepSpec:
             f"unknown strategy {name!r} for {g.name} (known: {', '.join(sorted(fams)) or 'none'})"
         )
     fam = fams[name]
-    params = {p.name: p for p in fam.params}
+    params = _sweepable(fam)
     fixed: dict[str, float] = {}
     axes: list[Axis] = []
     for item in filter(None, (s.strip() for s in body.split(","))):

@@ -82,6 +82,21 @@ def test_sweep_on_common_deals():
     assert "k" in fig.axes[1].get_xlabel()
 
 
+def test_forget_and_slip_sweep_like_a_strategys_own_parameters():
+    """Every strategy takes forget and slip, so a sweep of them says what memory costs point
+    by point: forget=0 is the plain strategy, and forgetting half of what one saw costs
+    points on the same deals."""
+    spec = parse_sweep("threshold:k=4,forget=0|0.5", "spokelse")
+    assert spec.axes[0].name == "forget" and spec.fixed == {"k": 4.0}
+    assert [spec.spec(v) for v in spec.points()] == ["threshold:k=4", "threshold:k=4,forget=0.5"]
+    r = sweep("spokelse", "threshold:k=4,forget=0|0.5", vs="threshold:k=4", rounds=2000, seed=5)
+    t = r.table.set_index("forget")
+    assert t.loc[0.0, "score_diff"] == 0
+    assert t.loc[0.5, "score_diff_lo"] > 1  # worse by over a point per round, interval and all
+    with pytest.raises(InputError, match="slip"):
+        parse_sweep("greedy:slip=0..2/1", "gris")  # slip is a probability: 0..1
+
+
 def test_sweep_against_a_gris_field_defaults_to_greedy():
     r = sweep("gris", "commit:after=0|3", rounds=300, players=4, seed=2)
     assert r.vs == "greedy" and r.metric == "letter"
