@@ -15,6 +15,8 @@ from numba import njit
 
 from simulator.engine.numba_internals import Dispatcher
 
+SNAP_CHUNK = 16  # entries per snapshot tuple (CPython builds a literal of 31 or more via a list)
+
 
 def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -> str:
     lines = [f"def {name}(sid, obs, params, rng):"]
@@ -23,12 +25,21 @@ def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -
         if isinstance(mode, tuple):  # it may write its memory slots [lo, hi) of obs, nothing else
             lo, hi, size = mode
             kept = [j for j in range(size) if not lo <= j < hi]
-            snap = ", ".join(f"obs[{j}]" for j in kept)
+            # Tuples on the stack: no allocation per decision.  A long tuple literal is built
+            # through a list by CPython 3.11's compiler (31 entries or more), which numba
+            # cannot type, so the entries are kept in tuples of SNAP_CHUNK.
+            chunks = [kept[c : c + SNAP_CHUNK] for c in range(0, len(kept), SNAP_CHUNK)]
+            snaps = "".join(
+                f"            snap{c} = ({', '.join(f'obs[{j}]' for j in chunk)},)\n"
+                for c, chunk in enumerate(chunks)
+            )
             # One test of all the differences OR-ed together (no branch per entry).
-            changed = " | ".join(f"(obs[{j}] ^ snap[{k}])" for k, j in enumerate(kept))
+            changed = " | ".join(
+                f"(obs[{j}] ^ snap{c}[{k}])" for c, chunk in enumerate(chunks) for k, j in enumerate(chunk)
+            )
             lines.append(
                 f"    if sid == {i}:\n        try:\n"
-                f"            snap = ({snap},)  # on the stack: no allocation per decision\n"
+                f"{snaps}"
                 f"            answer = {prefix}{i}(obs, readonly(params), rng)\n"
                 f"            if ({changed}) != 0:\n                return RAISED\n"
                 f"            return answer\n"

@@ -131,6 +131,20 @@ def test_a_plugin_copy_of_commit_keeps_its_memory_and_plays_as_the_shipped_one()
 
 
 @pytest.mark.slow
+def test_a_gris_nese_plugin_with_memory_compiles_and_plays_as_greedy():
+    """Gris-nese's observation has 32 entries besides the memory slots: the check that they
+    are unchanged after each decision must compile for a tuple that long."""
+    path = plugin("greedy_counting_nese")
+    mine = simulator.simulate("gris-nese", ["test-greedy-counting", "greedy", "greedy"], players=3, rounds=2000, seed=3,
+                              plugins=[path])  # fmt: skip
+    shipped = simulator.simulate("gris-nese", ["greedy"], players=3, rounds=2000, seed=3)
+    seats = [
+        [{k: v for k, v in s.items() if k != "player"} for s in r.summary["seats"]] for r in (mine, shipped)
+    ]
+    assert seats[0] == seats[1] and len(seats[0]) == 3
+
+
+@pytest.mark.slow
 def test_an_assignment_outside_the_memory_slots_stops_the_run_in_one_line():
     path = plugin("writes_outside_memory")
     for call in both("gris", ["test-writes-outside-memory", "greedy", "greedy", "greedy"], path):
