@@ -39,3 +39,23 @@ def test_without_its_belief_terms_it_is_reader_draw_for_draw():
     plain = figures(play("belief:rival=0,feed=0", 5))
     assert plain == figures(play("reader", 5))
     assert figures(play("belief", 5)) != plain
+
+
+NESE_PLUGIN = str(ROOT / "benchmarks" / "plugins" / "gris_nese_belief.py")
+
+
+def nese_seats(spec: str, seed: int) -> list:
+    """Per-seat figures of a 4-seat Gris-nese run with ``spec`` in seat 0 and follow elsewhere."""
+    result = simulator.simulate(
+        "gris-nese", [spec, "follow", "follow", "follow"], rounds=ROUNDS, seed=seed, players=4,
+        plugins=[NESE_PLUGIN], threads=1,
+    )  # fmt: skip
+    return [{k: v for k, v in s.items() if k != "player"} for s in result.summary["seats"]]
+
+
+def test_the_gris_nese_belief_is_follow_without_its_terms_and_is_seeded():
+    load_plugin(NESE_PLUGIN)
+    plain = nese_seats("belief:rival=0,feed=0", 5)
+    assert plain == nese_seats("follow", 5)
+    mine = nese_seats("belief", 5)
+    assert mine != plain and mine == nese_seats("belief", 5)
