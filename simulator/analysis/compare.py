@@ -67,6 +67,7 @@ from simulator.analysis.compare_seatings import (
     candidate_profiles,
     label,
     make_design,
+    position_labels,
     seating_table,
 )
 from simulator.analysis.compare_stats import (
@@ -80,7 +81,6 @@ from simulator.analysis.compare_stats import (
     summarise,
 )
 from simulator.engine.arguments import callback
-from simulator.errors import InputError
 from simulator.games.base import Game, Metric, Table
 from simulator.running.backends import (
     MAX_RECORDS_BLOCK,
@@ -212,9 +212,8 @@ def compare_setup(
     """
     g, table, cands = setup.game, setup.table, list(setup.players)
     profiles = candidate_profiles(g, table, reactions, len(cands))
-    specs = [label(p.spec, prof) for p, prof in zip(cands, profiles)]
-    if len(set(specs)) != len(specs):
-        raise InputError("each strategy may be compared once; give distinct specs")
+    # A strategy given twice is an A/A comparison: its copies are told apart by position.
+    specs = position_labels([label(p.spec, prof) for p, prof in zip(cands, profiles)])
     field_player = _field_player(g, table, field, len(cands))
     base_idx = _baseline_index(g, baseline, specs)
     design = make_design(table.n_seats, len(cands), field_player is not None)

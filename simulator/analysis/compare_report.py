@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from simulator.analysis.compare import CompareResult
+from simulator.analysis.compare_seatings import unnumbered
 from simulator.analysis.verdicts import paragraphs, verdicts
 from simulator.engine import fields
 from simulator.engine.fields import Field, games_word
@@ -134,7 +135,7 @@ def save_figure(result: CompareResult, path: str | Path) -> list[Path]:
 
 def _players(summary: dict[str, Any]) -> list[Player]:
     """The candidates (and the field) as players, for the provenance's strategy hashes."""
-    specs = [spec.split(" @")[0] for spec in summary["strategies"]]
+    specs = [unnumbered(spec).split(" @")[0] for spec in summary["strategies"]]
     if summary.get("field"):
         specs.append(summary["field"])
     return [parse_spec(spec, summary["game"]) for spec in dict.fromkeys(specs)]

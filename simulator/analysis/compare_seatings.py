@@ -90,9 +90,12 @@ def _baseline_index(g: Game, baseline: str | Player | None, specs: list[str]) ->
         bspec = baseline
     else:
         bspec = parse_spec(baseline, g.name).spec if isinstance(baseline, str) else baseline.spec
-    if bspec not in specs:
+    if bspec in specs:
+        return specs.index(bspec)
+    copies = [i for i, name in enumerate(specs) if unnumbered(name) == bspec]
+    if not copies:
         raise InputError(f"the baseline {bspec!r} must be one of the compared strategies")
-    return specs.index(bspec)
+    return copies[0]  # a strategy given more than once: its first copy (or name one: "spec #2")
 
 
 def candidate_profiles(
@@ -123,6 +126,37 @@ def candidate_profiles(
 def label(spec: str, profile: tuple[float, float] | None) -> str:
     """A candidate's name in tables: its spec, and its reaction median when it has its own."""
     return spec if profile is None else f"{spec} @{profile[0]:g}s"
+
+
+# A strategy compared more than once (an A/A comparison) is told apart by its position among
+# its copies: ``threshold:k=4 #1``, ``threshold:k=4 #2``.
+COPY_MARK = " #"
+
+
+def position_labels(names: Sequence[str]) -> list[str]:
+    """The candidates' names, each one that repeats numbered by its position among its copies
+    (``["a", "a", "b"]`` gives ``["a #1", "a #2", "b"]``); names that do not repeat are kept."""
+    counts = {n: names.count(n) for n in names}
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if counts[n] == 1:
+            out.append(n)
+            continue
+        seen[n] = seen.get(n, 0) + 1
+        out.append(f"{n}{COPY_MARK}{seen[n]}")
+    return out
+
+
+def unnumbered(name: str) -> str:
+    """A candidate's name without its copy number: ``threshold:k=4 #2`` gives ``threshold:k=4``."""
+    head, mark, tail = name.rpartition(COPY_MARK)
+    return head if mark and tail.isdigit() else name
+
+
+def copies_of_one(a: str, b: str) -> bool:
+    """True when two candidates' names are copies of one strategy (an A/A pair)."""
+    return a != b and unnumbered(a) == unnumbered(b) and unnumbered(a) != a
 
 
 def seating_table(

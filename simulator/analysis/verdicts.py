@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from simulator.analysis.compare_seatings import copies_of_one
 from simulator.engine import formatting
 from simulator.engine.fields import Field, metric_field
 from simulator.games import fields_for
@@ -86,6 +87,11 @@ def sentence(who: str, other: str, row: Mapping[str, Any], f: Field, unit: str, 
     d = _number(row["diff"]) * k
     lo, hi = (_number(v) * k for v in row["diff_ci"])
     if formatting.no_spread([lo, hi]):
+        if d == 0 and copies_of_one(who, other):
+            # Two copies of one strategy meet the same deals with the same streams.
+            return (
+                f"{who} and {other} ({f.caption(unit)}): identical play on every deal: difference exactly 0"
+            )
         if d == 0:
             return f"{who} and {other} do exactly alike on every deal ({f.caption(unit)}): no difference"
         size = formatting.number(abs(d))
