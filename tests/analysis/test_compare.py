@@ -144,7 +144,6 @@ def test_reaction_profiles_follow_the_candidate():
     ("kwargs", "message"),
     [
         ({"strategies": ["threshold:k=4"], "field": "greedy"}, "is for gris"),
-        ({"strategies": ["threshold:k=4", "threshold:k=4"]}, "distinct"),
         ({"strategies": ["threshold:k=4", "passive"], "baseline": "expect"}, "baseline"),
         ({"strategies": ["threshold:k=4", "passive"], "reactions": [None, None]}, "no reaction model"),
         ({"strategies": ["threshold:k=4"]}, "two strategies"),
