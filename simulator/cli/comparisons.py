@@ -126,6 +126,9 @@ def sweep_cmd(
     plugin: Plugins = None,
     verbose: Verbose = False,
     threads: Threads = None,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     plot: SweepPlot = None,
     out_dir: SweepOut = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON summary and table.")] = False,
@@ -145,7 +148,9 @@ def sweep_cmd(
 
     check_outputs(plot, out_dir)
     with CountedPlay("sweep", "sweeping", as_json, amount_flag(matches)) as play:
-        execution = Execution.build(threads=threads, progress=play)
+        execution = Execution.build(
+            threads=threads, backend=backend.value, scheduler=scheduler, workers=workers, progress=play
+        )
         plan = plan_sweep(
             game, strategy, vs=vs, rounds=rounds, matches=matches, baseline=baseline, metric=metric,
             seed=seed, rules=parse_rule_options(rule), players=players, reaction=reaction,

@@ -237,6 +237,27 @@ def test_a_scheduler_with_two_workers_gives_the_local_json(scheduler):
 
 
 @pytest.mark.slow
+def test_a_sweep_on_the_scheduler_gives_the_local_json(scheduler):
+    args = (
+        "spokelse",
+        "-s",
+        "threshold:k=2|4|6",
+        "--vs",
+        "threshold:k=4",
+        "--rounds",
+        "30000",
+        "--seed",
+        "8",
+    )
+    r = run("sweep", *args, "--backend", "dask", "--scheduler", scheduler, "--json")
+    assert r.exit_code == 0, r.output
+    local = run("sweep", *args, "--json")
+    assert local.exit_code == 0, local.output
+    assert json_without_timing(r.stdout) == json_without_timing(local.stdout)
+    assert json.loads(r.stdout)["table"]  # the points and their figures, compared above
+
+
+@pytest.mark.slow
 def test_a_worker_address_given_as_the_scheduler_is_one_line(scheduler):
     with dask_client(scheduler) as client:
         worker = next(iter(client.scheduler_info(n_workers=-1)["workers"]))
