@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from simulator.cli import tables
 from simulator.cli.width import FittedConsole
 from simulator.engine import formatting
@@ -35,7 +33,9 @@ def format_value(v: float) -> str:
 
 # Results fit the reader's terminal, and stay wide when piped (simulator.cli.width).
 out = FittedConsole(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Messages wrap between words on a terminal (or at ``--width``/``COLUMNS``) and stay one
+# whole line for a script that reads them from a pipe.
+err = FittedConsole(stderr=True, highlight=False)
 
 
 def fmt(v: Any, digits: int = 4) -> str:

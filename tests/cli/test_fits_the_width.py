@@ -205,3 +205,17 @@ def test_progress_lines_fit_80_columns(name):
     r = CliRunner().invoke(app, COMMANDS[name], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     assert_fits(r.stderr)
+
+
+def test_an_error_wraps_between_words_on_a_narrow_terminal_and_stays_one_line_in_a_pipe():
+    """stderr fits the width as stdout does; a script reading a pipe still gets one line."""
+    args = ["simulate", "spokelse", "-s", "nosuch", "--rounds", "10"]
+    piped = CliRunner().invoke(app, args, env={"COLUMNS": None})
+    assert piped.exit_code == 2
+    message = piped.stderr.strip()
+    assert "\n" not in message and cell_len(message) > 60, message
+    narrow = CliRunner().invoke(app, args, env={"COLUMNS": "60"})
+    assert narrow.exit_code == 2
+    lines = narrow.stderr.splitlines()
+    assert len(lines) > 1 and all(cell_len(line) <= 60 for line in lines), lines
+    assert " ".join(line.strip() for line in lines) == message  # whole words, none cut
