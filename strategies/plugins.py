@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import strategies.registry as registry
+from simulator.engine.files import what_it_is
 from simulator.errors import SpecError
 
 # The registry's state is read through the module (``registry._PLUGINS``), never copied here,
@@ -39,8 +40,11 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
         When the file does not exist, fails to run, or registers a name it may not.
     """
     p = Path(path)
-    if not p.is_file():
+    kind = what_it_is(p)
+    if kind == "no such file":
         raise SpecError(f"strategy file {str(p)!r} does not exist")
+    if kind is not None:
+        raise SpecError(f"strategy file {str(p)!r} is {kind}, not a Python file")
     key = str(Path(source).resolve() if source is not None else p.resolve())
     try:
         data = p.read_bytes()
@@ -86,4 +90,10 @@ def load_plugin(path: str | Path, *, source: str | Path | None = None) -> None:
     registry._PLUGINS[key] = (digest, mod_name)
 
 
-__all__ = ["load_plugin"]
+def file_games(path: str | Path) -> set[str]:
+    """The games a loaded strategy file registered strategies for (none: an empty set)."""
+    key = str(Path(path).resolve())
+    return {game for (game, _name), who in registry._OWNERS.items() if who == key}
+
+
+__all__ = ["file_games", "load_plugin"]

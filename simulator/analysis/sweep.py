@@ -162,7 +162,7 @@ def plan_sweep(
         For any bad input (a wrong type, a value out of range), in one line naming the
         argument, before anything is played.
     """
-    load_plugins(plugins)
+    load_plugins(plugins, game)
     g = resolve_game(game)
     text(spec, "spec")
     vs, baseline = optional_text(vs, "vs"), optional_text(baseline, "baseline")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,4 +107,28 @@ def atomic_write(
     return target
 
 
-__all__ = ["atomic_path", "atomic_write", "fsync_dir", "temporary_name"]
+def what_it_is(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` names when it is not a regular file one can read a whole text from
+    (``"no such file"``, ``"a folder"``, ``"a named pipe (fifo)"``, ``"a device"``,
+    ``"a socket"``), or None for a regular file (or a link to one).  Reading a fifo or a
+    device would block or never end, so an input file is checked before it is opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"a path that cannot be read ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (fifo)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+__all__ = ["atomic_path", "atomic_write", "fsync_dir", "temporary_name", "what_it_is"]

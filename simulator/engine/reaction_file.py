@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from simulator.engine.files import what_it_is
 from simulator.errors import InputError
 
 KIND = "kortsim reaction profile"
@@ -44,7 +45,7 @@ LEVEL = 0.95
 def looks_like_file(text: str) -> bool:
     """Whether a ``--reaction`` value names a file rather than ``MEDIAN[,SIGMA]``."""
     t = text.strip()
-    return t.lower().endswith(".json") or "/" in t or os.sep in t or Path(t).is_file()
+    return t.lower().endswith(".json") or "/" in t or os.sep in t or Path(t).exists()
 
 
 def fit(times: Sequence[float], level: float = LEVEL) -> dict:
@@ -122,12 +123,17 @@ def read_json(path: Path, where: str, *, folder: str | None = None) -> Any:
     """The JSON a file holds; every refusal is one line that starts with ``where``.  A folder
     given as the file is refused with ``folder`` when given (else as a file that cannot be
     read)."""
+    kind = what_it_is(path)
+    if kind == "no such file":
+        raise InputError(f"{where}: no such file")
+    if kind == "a folder" and folder:
+        raise InputError(f"{where}: {folder}")
+    if kind is not None:  # a fifo or a device would block the read, or never end
+        raise InputError(f"{where}: it is {kind}, not a file")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{where}: no such file") from None
-    except IsADirectoryError as exc:
-        raise InputError(f"{where}: {folder or f'cannot be read ({exc.strerror or exc})'}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     except json.JSONDecodeError as exc:

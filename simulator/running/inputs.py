@@ -10,13 +10,13 @@ from typing import Any
 import numba
 
 from simulator.engine.arguments import as_whole, paths, refuse
-from simulator.errors import InputError
+from simulator.errors import InputError, SpecError
 from simulator.games import Game, Table, get_game
 from simulator.running.backends import (
     MAX_BLOCK,
 )
 from strategies.checks import check_compiles
-from strategies.plugins import load_plugin
+from strategies.plugins import file_games, load_plugin
 from strategies.registry import Player, parse_spec
 
 # The most games (rounds or matches) one run may play: about three years of one fast core;
@@ -35,17 +35,33 @@ def resolve_game(game: str | Game) -> Game:
     return game if isinstance(game, Game) else get_game(game)
 
 
-def load_plugins(plugins: Sequence[str | Path]) -> tuple[str, ...]:
+def load_plugins(plugins: Sequence[str | Path], game: str | Game | None = None) -> tuple[str, ...]:
     """Load every strategy file of ``plugins``; return their paths as strings.
+
+    With ``game`` given, each file must register at least one strategy for that game: a
+    file given for a run it has nothing for is a mistake (the wrong file, or a
+    ``@strategy`` for another game), not something to pass over in silence.
 
     Raises
     ------
     strategies.registry.SpecError
-        When a file does not exist, fails to run or registers a name it may not.
+        When a file does not exist, is not a file, fails to run, registers a name it may
+        not, or registers no strategy for ``game``.
     """
     files = paths(plugins, "plugins")
     for file in files:
         load_plugin(file)
+    if game is not None and files:
+        played = resolve_game(game).name
+        for file in files:
+            games = file_games(file)
+            if played not in games:
+                has = (
+                    f"only for {', '.join(sorted(games))}"
+                    if games
+                    else "none at all (decorate a function with @strategy)"
+                )
+                raise SpecError(f"strategy file {file!r} registers no strategy for {played}: {has}")
     return files
 
 

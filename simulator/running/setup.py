@@ -168,7 +168,7 @@ class Setup:
         strategies.checks.StrategyCompileError
             For a user strategy numba cannot compile.
         """
-        paths = load_plugins(plugins)
+        paths = load_plugins(plugins, game)
         g = resolve_game(game)
         unit, n = resolve_unit(rounds, matches)
         seed_extra = seed_provenance(seed)

@@ -43,3 +43,55 @@ def test_a_sweep_list_with_an_empty_or_repeated_item_is_refused(spec, words):
         "sweep", "spokelse", "-s", spec, "--vs", "threshold:k=4", "--rounds", "100", "--seed", "1"
     )
     assert words in line
+
+
+def _odd_paths(tmp_path):
+    """A folder, a named pipe and a device: paths that exist and are no file to read."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    return {"a folder": tmp_path, "a named pipe (fifo)": fifo, "a device": "/dev/zero"}
+
+
+def test_a_plugin_that_is_no_file_says_what_the_path_is(tmp_path):
+    for kind, path in _odd_paths(tmp_path).items():
+        line = one_line("simulate", "spokelse", "-s", "expect", "--rounds", "10", "--plugin", str(path))
+        assert f"is {kind}, not a Python file" in line, line
+
+
+def test_a_reaction_file_that_is_no_file_says_what_the_path_is_and_never_blocks(tmp_path):
+    """A fifo was opened and read before: the run waited for a writer for ever."""
+    for kind, path in _odd_paths(tmp_path).items():
+        line = one_line("simulate", "gris", "-s", "greedy", "--rounds", "10", "--reaction", f"0={path}")
+        assert f"it is {kind}, not a file" in line, line
+    (tmp_path / "sub").mkdir()
+    import os
+
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:  # a bare folder name (no slash) is a path too, not a MEDIAN,SIGMA that is no number
+        line = one_line("simulate", "gris", "-s", "greedy", "--rounds", "10", "--reaction", "0=sub")
+    finally:
+        os.chdir(here)
+    assert "it is a folder" in line, line
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "sweep", "tune"])
+def test_a_plugin_with_no_strategy_for_the_game_played_is_refused(tmp_path, command):
+    nothing = tmp_path / "nothing.py"
+    nothing.write_text("x = 1\n", encoding="utf-8")
+    other = tmp_path / "other_game.py"
+    other.write_text(
+        "from strategies import strategy\n\n\n"
+        f"@strategy(game='gris', name='other-game-only-{command}')\n"
+        "def other_game_only(obs, params, rng):\n    return 0\n",
+        encoding="utf-8",
+    )
+    specs = {"simulate": ["-s", "expect"], "compare": ["-s", "expect", "-s", "passive"],
+             "sweep": ["-s", "threshold:k=3|4"], "tune": ["-s", "threshold:k=3..4", "--trials", "2"]}  # fmt: skip
+    for plugin, words in ((nothing, "none at all"), (other, "only for gris")):
+        line = one_line(
+            command, "spokelse", *specs[command], "--rounds", "10", "--seed", "1", "--plugin", str(plugin)
+        )
+        assert f"registers no strategy for spokelse: {words}" in line, line

@@ -74,7 +74,7 @@ def plan_tune(
         For any bad input (a wrong type, a value out of range), in one line naming the
         argument, before anything is played.
     """
-    load_plugins(plugins)
+    load_plugins(plugins, game)
     g = resolve_game(game)
     if not isinstance(strategy, str):
         raise InputError(f"the strategy to tune is a spec string (NAME:PARAM=LO..HI), not {strategy!r}")
