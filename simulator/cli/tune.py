@@ -107,8 +107,20 @@ def tune_cmd(
                 threads=threads, on_trial=counted,
             )  # fmt: skip
     except KeyboardInterrupt:
-        again = "; the same command with --resume continues it" if out_dir is not None else ""
-        err.print(f"interrupted after {len(done)} trials in this run{again}", markup=False)
+        err.print(f"interrupted after {len(done)} trials in this run", markup=False)
+        best = best_so_far(done)
+        if best is not None:
+            err.print(best, markup=False)
+        if out_dir is not None:
+            err.print(
+                f"{out_dir} keeps every finished trial; the same command with --resume continues it",
+                markup=False,
+            )
+        else:
+            err.print(
+                "the trials are not kept: give --out DIR to keep them and continue with --resume",
+                markup=False,
+            )
         raise typer.Exit(130) from None
     if as_json:
         print(result.to_json())
@@ -120,6 +132,31 @@ def tune_cmd(
                 markup=False,
             )
     seed_hint(seed, int(result.summary["seed"]), quiet=as_json or resume)
+
+
+def best_so_far(rows: list[dict[str, Any]]) -> str | None:
+    """The best trial measured on all the search's deals before an interrupt, in words (None
+    when no trial got that far).  Not confirmed on fresh deals, and picked as the best of
+    several, so its difference is biased; the sentence says both."""
+    from simulator.engine import formatting
+
+    whole = [r for r in rows if not r["pruned"] and math.isfinite(r["diff"])]
+    if not whole:
+        return None
+    sign = 1.0 if whole[0]["lower_is_better"] else -1.0
+    best = min(whole, key=lambda r: (sign * r["diff"], r["number"]))
+    k = 100.0 if best["metric_kind"] == "rate" else 1.0
+    shown = formatting.with_interval(best["diff"] * k, [c * k for c in best["diff_ci"]], sign=True)
+    direction = "lower" if best["lower_is_better"] else "higher"
+    short = RealsShort()
+    text = short(
+        f"best so far (of {len(whole)} trials measured on all the search's deals): {best['spec']} "
+        f"(trial {best['number']}): {shown} {best['diff_unit']} "
+        f"against {best['start']} ({direction} is better; picked as the best, so biased, and "
+        "not confirmed on fresh deals)"
+    )
+    note = short.note()
+    return text if note is None else f"{text}\n{note}"
 
 
 #: a parameter whose value a search drew from a real range (``patience=2.7190209374372762``):

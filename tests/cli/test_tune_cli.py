@@ -77,3 +77,44 @@ def test_resume_of_a_folder_holding_no_tune(tmp_path):
     r = run("tune", "spokelse", "-s", "threshold:k=0..13", "--rounds", "1000", "--seed", "1",
             "--out", str(tmp_path / "empty"), "--resume")  # fmt: skip
     assert r.exit_code == 2 and "nothing to resume in" in r.stderr
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_an_interrupted_tune_says_its_best_so_far_and_whether_the_trials_are_kept(
+    monkeypatch, tmp_path, keep
+):
+    """Ctrl-C during the search (here after the fourth trial): exit 130, the best trial
+    measured on all the deals in words, and what --out keeps."""
+    import simulator.analysis.tuning as tuning
+
+    real = tuning.tune
+    rows: list[dict] = []
+
+    def interrupted_tune(*args, on_trial=None, **kwargs):
+        def counted(row):
+            rows.append(row)
+            on_trial(row)
+            if len(rows) == 4:
+                raise KeyboardInterrupt
+
+        return real(*args, on_trial=counted, **kwargs)
+
+    monkeypatch.setattr(tuning, "tune", interrupted_tune)
+    out = ["--out", str(tmp_path / "t")] if keep else []
+    r = CliRunner().invoke(
+        app,
+        ["tune", "spokelse", "-s", "threshold:k=0..8", "--vs", "threshold:k=4", "--rounds", "2000",
+         "--trials", "12", "--seed", "3", "--threads", "1", *out],
+    )  # fmt: skip
+    assert r.exit_code == 130, r.output
+    whole = [x for x in rows if not x["pruned"]]
+    best = min(whole, key=lambda x: (x["diff"], x["number"]))
+    lines = r.stderr.splitlines()
+    assert lines[0] == "interrupted after 4 trials in this run"
+    assert lines[1].startswith(f"best so far (of {len(whole)} trials measured on all the search's deals): ")
+    assert f"{best['spec']} (trial {best['number']}): " in lines[1] and "points per round against" in lines[1]
+    assert "not confirmed on fresh deals" in lines[1]
+    if keep:
+        assert lines[-1].endswith("keeps every finished trial; the same command with --resume continues it")
+    else:
+        assert lines[-1] == "the trials are not kept: give --out DIR to keep them and continue with --resume"

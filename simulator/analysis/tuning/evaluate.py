@@ -127,6 +127,7 @@ class Evaluator:
         self.rungs = rung_deals(setup.n)
         self.budget = Budget()
         self.start_t: np.ndarray | None = None
+        self.start_spec = ""  # the starting parameters' spec, once played
         self.start_ok: np.ndarray | None = None
 
     @property
@@ -165,6 +166,7 @@ class Evaluator:
 
     def play_start(self, start: Player, saved: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """The starting parameters' per-deal totals on all deals (or ``saved`` ones)."""
+        self.start_spec = start.spec
         if saved is not None and len(saved[0]) == self.setup.n:
             self.start_t, self.start_ok = saved
             return

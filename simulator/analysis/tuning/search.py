@@ -40,6 +40,7 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
+from simulator.analysis.tuning.confirm import metric_unit
 from simulator.analysis.tuning.evaluate import RUNG_STEPS, Entry, Evaluator, Sums
 from simulator.analysis.tuning.seeds import sampler_seed
 from simulator.analysis.tuning.space import Space
@@ -178,4 +179,15 @@ class Search:
             self.study.tell(trial, state=TrialState.PRUNED)
         else:
             self.study.tell(trial, fig["diff"])
-        return {"number": trial.number, "spec": player.spec, "pruned": pruned, "repeat": repeat, **fig}
+        return {
+            "number": trial.number,
+            "spec": player.spec,
+            "pruned": pruned,
+            "repeat": repeat,
+            **fig,
+            # what ``diff`` is (a difference to the start): for a caller that says it in words
+            "start": ev.start_spec,
+            "lower_is_better": ev.metric.lower_is_better,
+            "metric_kind": ev.metric.kind,  # a rate's diff is a fraction; its unit percentage points
+            "diff_unit": metric_unit(ev.metric, ev.setup.unit),
+        }
