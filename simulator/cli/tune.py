@@ -11,7 +11,20 @@ import typer
 
 from simulator.cli import declared
 from simulator.cli.common import parse_rule_options, seed_hint
-from simulator.cli.options import GameArg, Players, Plugins, Reaction, Rules, Seed, Threads, Verbose
+from simulator.cli.options import (
+    Backend,
+    BackendOpt,
+    GameArg,
+    Players,
+    Plugins,
+    Reaction,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    Verbose,
+    Workers,
+)
 from simulator.cli.output import err
 from simulator.cli.outputs import check_outputs
 
@@ -78,6 +91,9 @@ def tune_cmd(
     plugin: Plugins = None,
     verbose: Verbose = False,
     threads: Threads = None,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     out_dir: Annotated[
         Path | None, _opt("--out", "DIR", "Write the journal, tune.json, trials.parquet and the plot here.")
     ] = None,
@@ -104,7 +120,8 @@ def tune_cmd(
                 game, strategy, vs=vs, rounds=rounds, matches=matches, metric=metric, seed=seed,
                 trials=trials, confirm=confirm, iterate=iterate, rules=parse_rule_options(rule),
                 players=players, reaction=reaction, plugins=plugin or [], out=out_dir, resume=resume,
-                threads=threads, on_trial=counted,
+                threads=threads, on_trial=counted, backend=backend.value, scheduler=scheduler,
+                workers=workers,
             )  # fmt: skip
     except KeyboardInterrupt:
         err.print(f"interrupted after {len(done)} trials in this run", markup=False)

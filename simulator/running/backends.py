@@ -28,6 +28,7 @@ plays), :mod:`~simulator.running.dask_worker` and :mod:`~simulator.running.dask_
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
@@ -35,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from typing import Any
 
 from simulator.errors import InputError
 from simulator.running.block_plan import (
@@ -57,6 +59,7 @@ from simulator.running.dask_client import (
     check_connect_timeout,
     dask_client,
     default_workers,
+    held_dask_client,
     probe_scheduler,
     processes_by_host,
 )
@@ -146,6 +149,21 @@ def sigint_sets(stop: threading.Event) -> Iterator[None]:
 # --- running blocks ---------------------------------------------------------------------
 
 
+def one_client(
+    backend: str | Backend = Backend.local,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    connect_timeout: float | None = None,
+) -> contextlib.AbstractContextManager[Any]:
+    """A block within which every :func:`run_blocks` on the Dask backend with these settings
+    shares one client (``tune`` plays hundreds of short runs: a cluster or a connection for
+    each would cost more than the run); nothing on the local backend.  It takes
+    ``Execution.backend_options()``."""
+    if resolve_backend(backend) is not Backend.dask:
+        return contextlib.nullcontext()
+    return held_dask_client(scheduler, workers, connect_timeout)
+
+
 def run_blocks(
     work: Work,
     plan: BlockPlan,
@@ -225,6 +243,7 @@ __all__ = [
     "host_of",
     "merge_ranges",
     "missing_ranges",
+    "one_client",
     "play_block",
     "probe_scheduler",
     "processes_by_host",

@@ -178,6 +178,26 @@ def _quiet_unraisable() -> Iterator[None]:
         sys.unraisablehook = previous
 
 
+# The client a long command holds for all its runs (a tune plays hundreds of short ones): the
+# settings it was opened with, and the client.  Held by :func:`held_dask_client`.
+_HELD: list[tuple[tuple[Any, ...], Any]] = []
+
+
+@contextmanager
+def held_dask_client(
+    scheduler: str | None = None, workers: int | None = None, connect_timeout: float | None = None
+) -> Iterator[Any]:
+    """One connected client for every :func:`dask_client` with the same settings opened
+    inside the block (a new LocalCluster, or a new connection, for each short run would
+    cost more than the run)."""
+    with dask_client(scheduler, workers, connect_timeout) as client:
+        _HELD.append(((scheduler, workers, connect_timeout), client))
+        try:
+            yield client
+        finally:
+            _HELD.pop()
+
+
 @contextmanager
 def dask_client(
     scheduler: str | None = None, workers: int | None = None, connect_timeout: float | None = None
@@ -189,7 +209,12 @@ def dask_client(
 
     With a scheduler, at most ``connect_timeout`` seconds (default 10) pass before the
     scheduler answers, and as many again before it has a worker; otherwise one line
-    (:class:`InputError`) says which, and no traceback follows, not even at exit."""
+    (:class:`InputError`) says which, and no traceback follows, not even at exit.
+    Inside :func:`held_dask_client` with the same settings, the held client (left open)."""
+    for settings, held in reversed(_HELD):
+        if settings == (scheduler, workers, connect_timeout):
+            yield held
+            return
     try:
         import dask
         from distributed import Client, LocalCluster

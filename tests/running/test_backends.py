@@ -51,6 +51,14 @@ def json_without_timing(text: str) -> dict:
     return {k: v for k, v in doc.items() if k not in TIMING_FIELDS}
 
 
+def tune_without_timing(text: str) -> dict:
+    """A tune's JSON without the seconds it took (its budget's and its confirmation's)."""
+    doc = json.loads(text)
+    doc["budget"] = {k: v for k, v in doc["budget"].items() if not k.endswith("_s")}
+    doc["confirmation"] = {k: v for k, v in doc["confirmation"].items() if not k.endswith("_s")}
+    return doc
+
+
 def local_json(*args: str) -> dict:
     r = run("simulate", *args, "--json")
     assert r.exit_code == 0, r.output
@@ -255,6 +263,27 @@ def test_a_sweep_on_the_scheduler_gives_the_local_json(scheduler):
     assert local.exit_code == 0, local.output
     assert json_without_timing(r.stdout) == json_without_timing(local.stdout)
     assert json.loads(r.stdout)["table"]  # the points and their figures, compared above
+
+
+@pytest.mark.slow
+def test_a_tune_on_the_scheduler_gives_the_local_json(scheduler):
+    """Every trial's blocks and the confirmation are played by the workers, through one client,
+    and the search, the winner and the confirmation are the local tune's."""
+    args = ("spokelse", "-s", "threshold:k=0..8", "--vs", "threshold:k=4", "--rounds", "8000",
+            "--trials", "12", "--seed", "3")  # fmt: skip
+    with dask_client(scheduler) as client:
+        client.run(lambda: __import__("simulator.running.dask_worker").running.dask_worker._BUILT.clear())
+    r = run("tune", *args, "--backend", "dask", "--scheduler", scheduler, "--json")
+    assert r.exit_code == 0, r.output
+    local = run("tune", *args, "--json")
+    assert local.exit_code == 0, local.output
+    assert tune_without_timing(r.stdout) == tune_without_timing(local.stdout)
+    with dask_client(scheduler) as client:
+        built = client.run(
+            lambda: sorted(__import__("simulator.running.dask_worker").running.dask_worker._BUILT)
+        )
+    keys = {k for ks in built.values() for k in ks}
+    assert any(k.startswith("seatings-") for k in keys), built  # the trials were played there
 
 
 @pytest.mark.slow

@@ -24,6 +24,7 @@ from simulator.analysis.tuning.space import DEFAULT_TRIALS
 from simulator.engine.arguments import callback, flag, optional_path
 from simulator.errors import InputError
 from simulator.games.base import Game
+from simulator.running.backends import one_client
 from simulator.running.claim import resume_seed
 from simulator.running.setup import Execution, SeedLike
 from strategies.registry import Player, parse_spec
@@ -153,6 +154,10 @@ def tune(
     block_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_trial: Callable[[dict[str, Any]], None] | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    connect_timeout: float | None = None,
 ) -> TuneResult:
     """Search a strategy's parameters for the best value of a metric against a field.
 
@@ -192,8 +197,11 @@ def tune(
     out, resume
         A folder for the journal and results (:mod:`simulator.analysis.tuning.storage`); ``resume``
         continues the tune held there.
-    threads, block_size
-        How it is played (never changes a number).
+    threads, block_size, backend, scheduler, workers, connect_timeout
+        How it is played (never changes a number), as for
+        :func:`simulator.analysis.compare.compare`: ``backend="dask"`` plays every trial's
+        blocks and the confirmation on a Dask cluster, through one client for the whole tune
+        (the optimiser itself runs here).
     progress, on_trial
         ``progress(games)`` after every block; ``on_trial(row)`` after every trial.
 
@@ -215,15 +223,19 @@ def tune(
     seed = resume_seed(seed, folder, resume)
     if isinstance(plugins, str | Path):
         plugins = [plugins]
-    execution = Execution.build(threads=threads, block_size=block_size, progress=progress)
+    execution = Execution.build(
+        threads=threads, block_size=block_size, backend=backend, scheduler=scheduler, workers=workers,
+        connect_timeout=connect_timeout, progress=progress,
+    )  # fmt: skip
     plan = plan_tune(
         game, strategy, vs=vs, rounds=rounds, matches=matches, metric=metric, seed=seed, trials=trials,
         confirm=confirm, iterate=iterate, rules=rules, players=players, reaction=reaction, plugins=plugins,
     )  # fmt: skip
-    if folder is None:
-        return play_tune(plan, execution, on_trial=on_trial)
-    with storage.open_folder(folder, plan, resume):
-        return play_tune(plan, execution, out=folder, on_trial=on_trial)
+    with one_client(**execution.backend_options()):
+        if folder is None:
+            return play_tune(plan, execution, on_trial=on_trial)
+        with storage.open_folder(folder, plan, resume):
+            return play_tune(plan, execution, out=folder, on_trial=on_trial)
 
 
 __all__ = ["MAX_ITERATE", "MAX_TRIALS", "TunePlan", "plan_tune", "play_tune", "tune"]

@@ -13,6 +13,7 @@ integers, so every estimate is a pure function of the seed.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -20,11 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from simulator.analysis.compare import FIELD, _outcome_totals, make_design, seating_table
+from simulator.analysis.compare import FIELD, Design, _outcome_totals, make_design, seating_table
 from simulator.engine.stats import z_value
 from simulator.errors import InputError
-from simulator.games.base import Metric
-from simulator.running.backends import MAX_RECORDS_BLOCK, BlockPlan, Work, run_blocks
+from simulator.games.base import Game, Metric, Table
+from simulator.running.backends import (
+    MAX_RECORDS_BLOCK,
+    Backend,
+    BlockPlan,
+    PlayRecipe,
+    SeatingsRecipe,
+    Work,
+    run_blocks,
+)
 from simulator.running.runner import DEFAULT_BLOCK, BlockRunner
 from simulator.running.setup import Execution, Setup
 from strategies.registry import Player
@@ -112,6 +121,15 @@ class Budget:
     play_s: float = 0.0
 
 
+def block_totals(
+    game: Game, table: Table, unit: str, design: Design, metric: str, first: int, recs: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """One block's per-deal totals of the candidate (over its seatings) and the valid mask:
+    a pure function of the block's records, so it runs wherever the block is played."""
+    t, ok = _outcome_totals(game, table, unit, recs, design, 1, metric)
+    return t[:, 0], ok
+
+
 class Evaluator:
     """Plays candidates of ``setup``'s game against ``field`` on deals of ``setup.seed``."""
 
@@ -134,19 +152,33 @@ class Evaluator:
     def seatings(self) -> int:
         return len(self.design.seatings)
 
+    def _seatings(self, player: Player) -> list[tuple[Table, list[Player]]]:
+        """Each seating of the design: its table and who sits where (``player`` or the field)."""
+        g, table = self.setup.game, self.setup.table
+        return [
+            (seating_table(g, table, row, [None]), [self.field if c == FIELD else player for c in row])
+            for row in self.design.seatings
+        ]
+
+    def _reduce(self) -> functools.partial:
+        """A block's per-deal totals from its seatings' records (picklable: a Dask worker runs it)."""
+        s = self.setup
+        return functools.partial(block_totals, s.game, s.table, s.unit, self.design, self.metric.name)
+
     def _block_fn(self, player: Player):
-        g, table, unit, seed = self.setup.game, self.setup.table, self.setup.unit, self.setup.seed
-        runners = []
-        for row in self.design.seatings:
-            seat_players = [self.field if c == FIELD else player for c in row]
-            runners.append(BlockRunner(seating_table(g, table, row, [None]), seat_players, unit, seed))
+        unit, seed, reduce = self.setup.unit, self.setup.seed, self._reduce()
+        runners = [BlockRunner(t, ps, unit, seed) for t, ps in self._seatings(player)]
+        return lambda first, count: reduce(first, [r.records(first, count) for r in runners])
 
-        def fn(first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-            recs = [r.records(first, count) for r in runners]
-            t, ok = _outcome_totals(g, table, unit, recs, self.design, 1, self.metric.name)
-            return t[:, 0], ok
-
-        return fn
+    def _recipe(self, player: Player) -> SeatingsRecipe | None:
+        """What a Dask worker rebuilds the block function from (None on the local backend)."""
+        if self.execution.backend is not Backend.dask:
+            return None
+        s = self.setup
+        seatings = tuple(
+            PlayRecipe.of(t, ps, s.unit, s.seed, True, s.plugins) for t, ps in self._seatings(player)
+        )
+        return SeatingsRecipe(seatings, self._reduce())
 
     def _play(self, player: Player, first: int, last: int, on_block) -> None:
         """Play deals ``[first, last)`` block by block; ``on_block(first, t, ok)``."""
@@ -159,7 +191,8 @@ class Evaluator:
             self.execution.tick(count * self.seatings)
 
         t0 = time.perf_counter()
-        run_blocks(Work(lambda: self._block_fn(player), None), plan, merge)
+        work = Work(lambda: self._block_fn(player), self._recipe(player))
+        run_blocks(work, plan, merge, **self.execution.backend_options())
         self.budget.play_s += time.perf_counter() - t0
         self.budget.deals += last - first
         self.budget.games += (last - first) * self.seatings
