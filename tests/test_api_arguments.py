@@ -180,7 +180,9 @@ BAD = [
     *[("calibrate", "particles", v) for v in (0, 2.5, True, None)],
     *[("calibrate", "eps", v) for v in (0, 0.5, None, "0.1", True, float("nan"))],
     *[("calibrate", "belief", v) for v in ("exact", 7, None)],
-    *[("calibrate", "threads", v) for v in (0, 2.5, True, None)],
+    *[("calibrate", "threads", v) for v in (0, 2.5, True)],  # None: the default (2 threads)
+    *[("calibrate", "backend", v) for v in ("cluster", 7)],
+    *[("calibrate", "workers", v) for v in (0, 2.5)],
     # trace
     *[("trace", "game_index", v) for v in (-1, 2.5, "0")],
     *[("trace", "unit", v) for v in ("deal", 7)],

@@ -13,6 +13,9 @@ it, per stock size (0-41) and place (``stock``, ``opponent_hidden``, ``ghost``,
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,8 @@ import numpy as np
 
 from simulator.engine.arguments import optional_text, real, text, whole
 from simulator.errors import InputError
+from simulator.running.backends import Backend, BlockPlan, Recipe, Work, run_blocks
+from simulator.running.setup import Execution
 
 TUNED_EXPECT = "expect:k=1,patience=2.8417279406896636,pile=0.5,open=26"
 TOLERANCE = 0.15  # points: a row is calibrated within this or 3 standard errors
@@ -79,7 +84,11 @@ def calibrate(
     particles: int = 64,
     eps: float = 0.005,
     belief: str = "model",
-    threads: int = 2,
+    threads: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    connect_timeout: float | None = None,
 ) -> Calibration:
     """Play ``rounds`` rounds and compare the belief's predictions with the real cards.
 
@@ -100,8 +109,11 @@ def calibrate(
         How far a choice the model would not make still counts (0 < eps < 0.5).
     belief : str
         ``"model"`` (policy-based inference) or ``"uniform"`` (every deal alike).
-    threads : int
-        Threads, at least 1 (results do not depend on it).
+    threads : int, optional
+        Threads, at least 1 (default 2; results do not depend on it); local backend only.
+    backend, scheduler, workers, connect_timeout
+        ``backend="dask"`` plays the chunks of rounds on a Dask cluster, as for
+        :func:`simulator.analysis.compare.compare`; the figures are the local ones, bit for bit.
 
     Returns
     -------
@@ -126,10 +138,21 @@ def calibrate(
     particles = whole(particles, "particles", low=1, high=MAX_PARTICLES)
     eps = real(eps, "eps", low=0.0, high=0.5, open_ends=True)
     belief = text(belief, "belief", choices=BELIEFS)
-    threads = whole(threads, "threads", low=1)
-    played = import_module(g.calibration_module).play(
-        player, opponent, model, rounds, seed, particles, eps, belief == "model", threads
+    module = import_module(g.calibration_module)
+    execution = Execution.build(
+        threads=threads,
+        backend=backend,
+        scheduler=scheduler,
+        workers=workers,
+        connect_timeout=connect_timeout,
     )
+    infer = belief == "model"
+    if execution.backend is Backend.local:
+        threads = 2 if execution.threads is None else execution.threads
+        played = module.play(player, opponent, model, rounds, seed, particles, eps, infer, threads)
+    else:
+        plan = module.plan(player, opponent, model, rounds, seed, particles, eps, infer)
+        played = _play_on_cluster(g.calibration_module, plan, execution)
     acc, scores, seconds, places = played["acc"], played["scores"], played["seconds"], played["places"]
     p_spec, o_spec, m_spec = played["specs"]
     rows = []
@@ -173,6 +196,41 @@ def calibrate(
         "decisions_per_second": round(sum(r["n"] for r in rows if r["place"] == "ghost") / seconds, 1),
     }  # fmt: skip
     return Calibration(rows, p_spec, o_spec, m_spec, rounds, seed, particles, eps, belief, seconds, summary)
+
+
+@dataclass(frozen=True)
+class CalibrationRecipe(Recipe):
+    """A calibration's chunks of rounds, rebuilt on a Dask worker: block ``(first, n)`` is
+    chunks ``first`` to ``first + n - 1`` of the plan (the game's ``calibration_module``)."""
+
+    module: str
+    plan: Any
+
+    def key(self) -> str:
+        return "calibrate-" + hashlib.sha256(pickle.dumps((self.module, self.plan))).hexdigest()[:20]
+
+    def build(self) -> Callable[[int, int], Any]:
+        from importlib import import_module
+
+        play_chunk = import_module(self.module).play_chunk
+        play_chunk(self.plan, 0)  # compiles the kernel before the first block is timed
+        return lambda first, n: [play_chunk(self.plan, c) for c in range(first, first + n)]
+
+
+def _play_on_cluster(module: str, plan: Any, execution: Execution) -> dict[str, Any]:
+    """Every chunk on the cluster, one a block, summed in chunk order as the local play sums them."""
+    from importlib import import_module
+
+    recipe = CalibrationRecipe(module, plan)
+    parts: dict[int, Any] = {}
+
+    def keep(first: int, n: int, payload: list) -> None:
+        for i, part in enumerate(payload):
+            parts[first + i] = part
+
+    ran = run_blocks(Work(recipe.build, recipe), BlockPlan([(0, plan.chunks)], 1), keep,
+                     **execution.backend_options())  # fmt: skip
+    return import_module(module).outcome(plan, [parts[c] for c in range(plan.chunks)], ran.elapsed_s)
 
 
 def calibration_lines(cal: Calibration) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from simulator.cli.common import seed_hint
-from simulator.cli.options import GameArg
+from simulator.cli.options import Backend, BackendOpt, GameArg, Scheduler, Workers
 from simulator.cli.output import out
 
 #: the belief's default model of the opponent: tuned ``expect`` (``simulator.analysis.calibrate``)
@@ -34,7 +34,12 @@ def calibrate_cmd(
         float, typer.Option("--eps", metavar="P", help="Weight of a choice the model would not make.")
     ] = 0.005,
     belief: Annotated[str, typer.Option("--belief", metavar="KIND", help="model or uniform.")] = "model",
-    threads: Annotated[int, typer.Option("--threads", metavar="N", help="Threads.")] = 2,
+    threads: Annotated[
+        int | None, typer.Option("--threads", metavar="N", help="Threads (local backend; default 2).")
+    ] = None,
+    backend: BackendOpt = Backend.local,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     out_dir: Annotated[
         Path | None, typer.Option("--out", metavar="DIR", help="Write calibration.png and .json here.")
@@ -47,7 +52,8 @@ def calibrate_cmd(
 
     g = get_game(game)
     cal = calibrate(g.name, player=player, opponent=opponent, model=model, rounds=rounds, seed=seed,
-                    particles=particles, eps=eps, belief=belief, threads=threads)  # fmt: skip
+                    particles=particles, eps=eps, belief=belief, threads=threads, backend=backend.value,
+                    scheduler=scheduler, workers=workers)  # fmt: skip
     if out_dir is not None:
         calibration_figure(cal, out_dir)
         (out_dir / "calibration.json").write_text(dumps_json(cal.as_dict()))

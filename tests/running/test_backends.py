@@ -287,6 +287,25 @@ def test_a_tune_on_the_scheduler_gives_the_local_json(scheduler):
 
 
 @pytest.mark.slow
+def test_a_calibration_on_the_scheduler_gives_the_local_figures(scheduler):
+    """Its chunks of rounds are played by the workers and summed in chunk order, as here."""
+    import simulator
+
+    settings = {"rounds": 600, "seed": 9, "particles": 16}
+    local = simulator.calibrate("spokelse", **settings).as_dict()
+    dask = simulator.calibrate("spokelse", backend="dask", scheduler=scheduler, **settings).as_dict()
+    for doc in (local, dask):
+        doc.pop("seconds")
+        doc["summary"].pop("decisions_per_second")
+    assert dask == local and len(local["rows"]) > 20
+    with dask_client(scheduler) as client:
+        built = client.run(
+            lambda: sorted(__import__("simulator.running.dask_worker").running.dask_worker._BUILT)
+        )
+    assert any(k.startswith("calibrate-") for ks in built.values() for k in ks), built
+
+
+@pytest.mark.slow
 def test_a_worker_address_given_as_the_scheduler_is_one_line(scheduler):
     with dask_client(scheduler) as client:
         worker = next(iter(client.scheduler_info(n_workers=-1)["workers"]))
