@@ -10,7 +10,7 @@ from matplotlib import ticker
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from simulator.reporting.plots.axes import _finish, _title_width, _wrap, robust_limits, signed
+from simulator.reporting.plots.axes import _finish, robust_limits, signed, title_text
 from simulator.reporting.plots.style import BETTER_CMAP, CELL_FONT, NEUTRAL_CMAP, new_figure, style
 
 
@@ -213,7 +213,7 @@ def heatmap_panels(
             ax.set_title(sub, loc="left", fontsize=10.5)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-        fig.suptitle(_wrap(title, _title_width(fig)), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
+        fig.suptitle(title_text(fig, title), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
     return fig
 
 

@@ -1,0 +1,64 @@
+"""Every figure that an experiment or the profile writes speaks in words: titles wrap
+evenly (no line left with a word of its own) and every figure has a caption in words."""
+
+import pytest
+
+import experiments
+
+MIN_SHARE = 0.4  # a wrapped title line is at least this share of its longest line
+
+
+def title_texts(fig) -> list[str]:
+    """The figure's title and every axes title (left, centre and right)."""
+    out = []
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        out.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        for loc in ("left", "center", "right"):
+            if ax.get_title(loc):
+                out.append(ax.get_title(loc))
+    return out
+
+
+def orphans(title: str) -> list[str]:
+    """The lines of a title that stand orphaned: a title of several lines is wrapped well
+    when every line is at least :data:`MIN_SHARE` of the length of its longest line (so no
+    line is a lone word or two: ``starts)``, ``95% CI)``, ``1``)."""
+    lines = [s.strip() for s in title.split("\n") if s.strip()]
+    if len(lines) < 2:
+        return []
+    longest = max(len(s) for s in lines)
+    return [s for s in lines if len(s) < MIN_SHARE * longest]
+
+
+def test_the_orphan_rule_catches_a_word_left_alone():
+    assert orphans("What never taking the discard top costs (paired,\n95% CI)") == ["95% CI)"]
+    assert orphans("tuning threshold against itself, iteration\n1") == ["1"]
+    assert orphans("Spøkelse round play: mean score by k\nagainst threshold:k=4") == []
+    assert orphans("one line only") == []
+
+
+def test_balanced_wrap_leaves_no_orphan_and_keeps_every_word():
+    from simulator.reporting import plots
+
+    title = "First-player advantage: round win rate by seat (seat 0 starts)"
+    for width in range(20, 70):
+        text = plots.balanced_wrap(title, width)
+        assert text.split() == title.split()
+        assert all(len(s) <= width for s in text.split("\n")), (width, text)
+        assert orphans(text) == [], (width, text)
+
+
+@pytest.mark.parametrize("name", list(experiments.EXPERIMENTS))
+def test_no_experiment_figure_title_leaves_a_word_alone(name, tiny_figures):
+    figs = tiny_figures(name)
+    assert figs
+    bad = {stem: orphans(t) for stem, fig in figs for t in title_texts(fig) if orphans(t)}
+    assert bad == {}, f"{name}: title lines standing alone: {bad}"
+
+
+def test_no_profile_figure_title_leaves_a_word_alone(tiny_profile):
+    _, _, figs = tiny_profile
+    assert figs
+    bad = {stem: orphans(t) for stem, fig in figs for t in title_texts(fig) if orphans(t)}
+    assert bad == {}, f"profile: title lines standing alone: {bad}"
