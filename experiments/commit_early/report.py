@@ -34,11 +34,19 @@ def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: 
         ns,
         xlabel="commit:after (passes before locking)",
         ylabel="players at the table",
-        title=f"{game}: commit:after=t minus greedy, against a field of {_field_name(field)} (percentage points; * Holm-significant)",
+        title=f"{game}: commit:after=t minus greedy, against a field of {_field_name(field)}",
         colorbar="difference (percentage points)",
         lower_is_better=[LOWER_IS_BETTER[m] for m in ("signal_first", "letter_or_out", "lose_match")],
     )
-    b.figure(f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}", fig)
+    b.figure(
+        f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}",
+        fig,
+        caption=f"{GAME_NAMES.get(game, game)} against a field of {_field_name(field)}: each commit "
+        "point (commit:after=t, passes before locking) minus greedy, in percentage points, by table "
+        "size, for P(signal first) (higher is better), P(letter or elimination) and P(losing the "
+        "match) (lower is better); blue is better than greedy, red worse; a star: significant after "
+        "Holm's correction.",
+    )
 
 
 NOUNS = {

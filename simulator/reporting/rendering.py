@@ -54,7 +54,8 @@ def render_markdown(report: Report, figure_dir: str = "figures") -> str:
             lines += [t, ""]
         for name in sec.figures:
             if name in report.figures:
-                lines += [f"![{name}]({figure_dir}/{report.figures[name].name})", ""]
+                caption = report.caption(name)
+                lines += [f"![{caption}]({figure_dir}/{report.figures[name].name})", "", f"*{caption}*", ""]
         for name in sec.tables:
             if name in report.tables:
                 df = report.tables[name]
@@ -97,15 +98,16 @@ def _page_template() -> jinja2.Template:
     return env.get_template("report.html.j2")
 
 
-def _figure(name: str, path: Path) -> dict[str, str]:
+def _figure(caption: str, path: Path) -> dict[str, str]:
     """A figure embedded in the page: its SVG when one lies beside the PNG (sharp at any size
-    and a fraction of the PNG's bytes), else the PNG."""
+    and a fraction of the PNG's bytes), else the PNG; ``caption`` (words, not the file's
+    name) is both its caption and its text alternative."""
     svg = path.with_suffix(".svg")
     if svg.is_file():
         kind, data = "svg+xml", base64.b64encode(svg.read_bytes()).decode()
     else:
         kind, data = "png", base64.b64encode(path.read_bytes()).decode()
-    return {"alt": path.stem, "kind": kind, "data": data, "caption": name}
+    return {"alt": caption, "kind": kind, "data": data, "caption": caption}
 
 
 def _table(report: Report, name: str) -> dict[str, Any]:
@@ -132,7 +134,9 @@ def render_html(report: Report) -> str:
         {
             "title": sec.title,
             "text": sec.text,
-            "figures": [_figure(n, report.figures[n]) for n in sec.figures if n in report.figures],
+            "figures": [
+                _figure(report.caption(n), report.figures[n]) for n in sec.figures if n in report.figures
+            ],
             "tables": [_table(report, n) for n in sec.tables if n in report.tables],
         }
         for sec in report.sections

@@ -1,6 +1,10 @@
 """Every figure that an experiment or the profile writes speaks in words: titles wrap
 evenly (no line left with a word of its own) and every figure has a caption in words."""
 
+import re
+from html import unescape
+from pathlib import Path
+
 import pytest
 
 import experiments
@@ -62,3 +66,52 @@ def test_no_profile_figure_title_leaves_a_word_alone(tiny_profile):
     assert figs
     bad = {stem: orphans(t) for stem, fig in figs for t in title_texts(fig) if orphans(t)}
     assert bad == {}, f"profile: title lines standing alone: {bad}"
+
+
+SNAKE = re.compile(r"^[a-z0-9]+(?:[_\-][a-z0-9]+)*$")  # a file stem: gris_field_greedy, round-length
+
+
+def looks_like_a_file_name(text: str, stems: set[str]) -> bool:
+    """Whether ``text`` is a figure's file stem or looks like one (one snake_case token, or a
+    short phrase with no sentence in it)."""
+    t = text.strip()
+    return t in stems or t.replace(" ", "_") in stems or bool(SNAKE.match(t)) or len(t.split()) < 6
+
+
+def captions_of(page: Path) -> list[tuple[str, str]]:
+    """``(alt, figcaption)`` of every figure of a report page."""
+    html = page.read_text()
+    found = re.findall(r'<figure><img alt="([^"]*)"[^>]*><figcaption>(.*?)</figcaption></figure>', html, re.S)
+    return [(unescape(a), unescape(c)) for a, c in found]
+
+
+def test_the_file_name_rule_catches_a_stem():
+    stems = {"gris_field_greedy", "round_length"}
+    assert looks_like_a_file_name("gris_field_greedy", stems)
+    assert looks_like_a_file_name("round length", stems)
+    assert looks_like_a_file_name("swap_per_decision", stems)
+    assert not looks_like_a_file_name("The share of rounds (%) at each length; neither way is better.", stems)
+
+
+def _check_captions(where: str, page: Path, stems: set[str]) -> None:
+    shown = captions_of(page)
+    assert len(shown) == len(stems) > 0, (where, len(shown), stems)
+    for alt, caption in shown:
+        for text in (alt, caption):
+            assert not looks_like_a_file_name(text, stems), f"{where}: a figure is captioned {text!r}"
+        # In words: a unit or a direction is named.
+        assert re.search(r"%|percentage points|points|seconds|better|worse|unit", caption), (where, caption)
+
+
+@pytest.mark.parametrize("name", list(experiments.EXPERIMENTS))
+def test_every_experiment_figure_has_a_caption_in_words(name, tiny_results):
+    res = tiny_results(name)
+    stems = {p.stem for p in res.figures.values()}
+    _check_captions(name, res.report_html, stems)
+    md = (res.report_html.parent / "report.md").read_text()
+    assert all(f"![{s}]" not in md for s in stems), f"{name}: report.md shows a file name as a caption"
+
+
+def test_every_profile_figure_has_a_caption_in_words(tiny_profile):
+    _, paths, figs = tiny_profile
+    _check_captions("profile", paths["html"], {stem for stem, _ in figs})
