@@ -241,7 +241,18 @@ def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
             else f"It does not flip within {_ranges(sorted(cfg['players']))} players: no table size tried "
             "is significantly better in one place and significantly worse in another.",
         )
-    b.table("summary", pd.DataFrame(summary))
+    b.table(
+        "summary",
+        pd.DataFrame(summary),
+        formats={
+            "commit_on_deal_minus_greedy": {
+                "kind": "diff_pp",
+                "head": "commit on the deal minus greedy, pp [95% CI]",
+            },
+            "p_holm": {"kind": "p", "head": "p (Holm)"},
+            "matches": {"kind": "count", "head": "matches"},
+        },
+    )
 
 
 def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
