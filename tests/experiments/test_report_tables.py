@@ -9,13 +9,18 @@ import pytest
 NUMBER = re.compile(r"^([+−-]?\d+(?:\.\d+)?) pp \[([+−-]?\d+(?:\.\d+)?), ([+−-]?\d+(?:\.\d+)?)\]†?$")
 
 
+def _text(cell: str) -> str:
+    """A cell's text: its tags (line-break opportunities, a span) dropped, entities read."""
+    return unescape(re.sub(r"<[^>]+>", "", cell))
+
+
 def html_table(page: str, name: str) -> tuple[list[str], list[list[str]]]:
     """The head and rows of table ``name`` of a report page."""
     at = page.index(f"<p><b>{name}</b></p>")
     table = page[at : page.index("</table>", at)]
-    head = [unescape(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]
+    head = [_text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]
     rows = [
-        [unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
+        [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
         for r in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[1], re.S)
     ]
     return head, rows
