@@ -134,6 +134,10 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
     b.table("swap", t)
     grid = t["unknown_minus_known"].to_numpy().reshape(len(values), len(bins))
     marks = t["significant"].to_numpy().reshape(len(values), len(bins))
+
+    def cells(column: str) -> np.ndarray:
+        return t[column].to_numpy(dtype=float).reshape(len(values), len(bins))
+
     xl = [f"{lo}-{hi}" for lo, hi in bins]
     yl = [format_value(v) for v in values]
     b.figure(
@@ -149,6 +153,8 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             marks=marks,
             digits=3,
             lower_is_better=True,
+            lo=cells("unknown_minus_known_lo"),
+            hi=cells("unknown_minus_known_hi"),
         ),
         caption=SWAP_CAPTION.format(unit="round"),
     )
@@ -165,6 +171,8 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             marks=marks,
             digits=2,
             lower_is_better=True,
+            lo=cells("per_decision_lo"),
+            hi=cells("per_decision_hi"),
         ),
         caption=SWAP_CAPTION.format(unit="decision"),
     )

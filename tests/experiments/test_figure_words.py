@@ -5,6 +5,7 @@ import re
 from html import unescape
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import experiments
@@ -115,3 +116,24 @@ def test_every_experiment_figure_has_a_caption_in_words(name, tiny_results):
 def test_every_profile_figure_has_a_caption_in_words(tiny_profile):
     _, paths, figs = tiny_profile
     _check_captions("profile", paths["html"], {stem for stem, _ in figs})
+
+
+def test_the_swap_heatmap_draws_cells_whose_interval_includes_0_pale(tiny_figures, tiny_results):
+    """spokelse-strategy's swap heatmaps: a cell whose 95% interval includes 0 is pale."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "reporting"))
+    from test_heatmap_strength import cell_colours, full_strength, strength
+
+    t = tiny_results("spokelse-strategy").tables["swap"]
+    figs = dict(tiny_figures("spokelse-strategy"))
+    rows, cols = t["card_points"].nunique(), t["stock_left"].nunique()
+    for stem, column in (("swap_per_round", "unknown_minus_known"), ("swap_per_decision", "per_decision")):
+        v = t[column].to_numpy(dtype=float).reshape(rows, cols)
+        lo = t[f"{column}_lo"].to_numpy(dtype=float).reshape(rows, cols)
+        hi = t[f"{column}_hi"].to_numpy(dtype=float).reshape(rows, cols)
+        covers = np.isfinite(v) & (lo <= 0) & (hi >= 0)
+        assert covers.any(), f"{stem}: the tiny run has no cell to check"
+        fig = figs[stem]
+        st = strength(cell_colours(fig, fig.axes[0], v.shape))
+        assert (st[covers] < 0.35 * full_strength()).all(), (stem, st, covers)

@@ -107,7 +107,7 @@ def check_page(page: Path, width: int, screenshot: Path) -> dict:
     assert shot.returncode == 0, shot.stderr[-2000:]
     found = re.search(r'<pre id="kortsim-check">(.*?)</pre>', dom.stdout, re.S)
     assert found, f"the check script did not run in {page}"
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return json.loads(html.unescape(found.group(1)))
 
 
 def keep(screenshot: Path) -> None:
