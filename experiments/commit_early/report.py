@@ -48,7 +48,7 @@ def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: 
         caption=f"{GAME_NAMES.get(game, game)} against a field of {_field_name(field)}: each commit "
         "point (commit:after=t, passes before locking) minus greedy, in percentage points, by table "
         "size, for P(signal first) (higher is better), P(letter or elimination) and P(losing the "
-        "match) (lower is better); blue is better than greedy, red worse; pale dotted cells: the 95% "
+        "match) (lower is better); blue is better than greedy, red worse; pale cells: the 95% "
         "interval includes 0; a star: significant after Holm's correction.",
     )
 

@@ -20,7 +20,7 @@ from strategies.registry import format_value, parse_spec
 SWAP_CAPTION = (
     "Unknown slot minus known-highest slot, in points per {unit}, by the points of the card in hand "
     "and the stock cards left; below 0 (blue) the unknown slot is better, above 0 (red) worse; pale "
-    "hatched cells: the 95% interval includes 0; a star: significant after Holm's correction."
+    "cells: the 95% interval includes 0; a star: significant after Holm's correction."
 )
 
 

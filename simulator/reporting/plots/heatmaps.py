@@ -55,7 +55,7 @@ def _grid(
     """One heatmap panel with its horizontal colour bar below (better to the right).
 
     Given the cells' 95% intervals (``lo``, ``hi``), the scale reaches the largest interval
-    end, and a cell whose interval includes ``centre`` is drawn pale and dotted: its colour
+    end, and a cell whose interval includes ``centre`` is drawn pale: its colour
     is no finding."""
     muted = np.zeros(v.shape, bool)
     if lo is not None and hi is not None and centre is not None:
@@ -94,8 +94,6 @@ def _grid(
                         1,
                         1,
                         facecolor=(1, 1, 1, 1 - MUTED),
-                        edgecolor="#B0B0B0",
-                        hatch="..",
                         lw=0,
                     )
                 )
@@ -143,7 +141,7 @@ def _grid(
     else:
         label = colorbar
     if muted.any():
-        label += "\npale, dotted: the 95% interval includes 0"
+        label += "\npale: the 95% interval includes 0"
     cb.set_label(label, fontsize=9.5)
     cb.ax.xaxis.set_major_locator(ticker.MaxNLocator(nbins=5, symmetric=centre is not None))
     cb.ax.tick_params(labelsize=9)
@@ -175,7 +173,7 @@ def heatmap(
     scale around it; ``marks`` (bool) adds a star to cells (e.g. significant after Holm).
 
     ``lo`` and ``hi`` (the cells' 95% intervals) size the scale to the largest interval end
-    and draw a cell whose interval includes ``centre`` pale and dotted.
+    and draw a cell whose interval includes ``centre`` pale.
 
     ``lower_is_better`` fixes the colours: blue is better, red worse, whatever the metric's
     direction, and the colour bar (below, better to the right) says ``better →``.  Cells
@@ -224,7 +222,7 @@ def heatmap_panels(
     ``lower_is_better`` (one for all, or one per panel) fixes the colours so that blue is
     better in every panel, whatever each metric's direction; every colour bar says
     ``better →`` with better to the right.  Cells without data are hatched.  ``intervals``
-    (one ``(lo, hi)`` per panel) draw cells whose 95% interval includes 0 pale and dotted,
+    (one ``(lo, hi)`` per panel) draw cells whose 95% interval includes 0 pale,
     as :func:`heatmap` does."""
     with style():
         n = len(panels)
