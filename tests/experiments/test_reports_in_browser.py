@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from html import unescape
 from pathlib import Path
 
 import matplotlib.image as mpimg
@@ -107,7 +108,7 @@ def check_page(page: Path, width: int, screenshot: Path) -> dict:
     assert shot.returncode == 0, shot.stderr[-2000:]
     found = re.search(r'<pre id="kortsim-check">(.*?)</pre>', dom.stdout, re.S)
     assert found, f"the check script did not run in {page}"
-    return json.loads(html.unescape(found.group(1)))
+    return json.loads(unescape(found.group(1)))
 
 
 def keep(screenshot: Path) -> None:
