@@ -257,7 +257,7 @@ def margin_chart(summary: dict[str, Any]) -> Figure | None:
     # whole margins only, and no more labels than fit side by side (at most about a dozen)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
     unit = pages[0]["matches"]["margin"]["unit"]
-    ax.set_xlabel(plots._wrap(f"margin at the end of a match ({unit}, in whole units)", 70))
+    ax.set_xlabel(plots.balanced_wrap(f"margin at the end of a match ({unit}, in whole units)", 70))
     ax.set_ylabel("share of matches (%)")
     ax.set_title("How close matches finish")
     ax.legend(loc="upper right")
