@@ -110,6 +110,8 @@ class Bundle:
         self.sections: list = []
         self.tables: dict[str, pd.DataFrame] = {}
         self.figures: dict[str, Path] = {}
+        self.captions: dict[str, str] = {}
+        self.formats: dict[str, dict[str, Any]] = {}
         self.players: dict[str, Any] = {}
         self.progress = as_progress(progress)
         self.steps: list[Step] = list(mod.plan(self.cfg))
@@ -295,13 +297,20 @@ class Bundle:
         if changed:
             self._save_state()
 
-    def table(self, name: str, df: pd.DataFrame) -> pd.DataFrame:
+    def table(self, name: str, df: pd.DataFrame, formats: dict[str, Any] | None = None) -> pd.DataFrame:
+        """Keep table ``name``; ``formats`` declares how its columns read (see
+        :func:`simulator.reporting.display_table`)."""
+        if formats:
+            self.formats[name] = dict(formats)
         self.tables[name] = df.reset_index(drop=True)
         return self.tables[name]
 
-    def figure(self, name: str, fig) -> Path:
+    def figure(self, name: str, fig, caption: str) -> Path:
+        """Save ``fig`` as ``figures/NAME.png`` and ``.svg``; ``caption`` says in words what it
+        shows (its units and which way is better)."""
         from simulator.reporting import plots
 
+        self.captions[name] = caption
         self.figures[name] = plots.save(fig, self.out / "figures", name)["png"]
         return self.figures[name]
 
@@ -339,6 +348,8 @@ class Bundle:
             provenance=prov,
             notes=self.notes,
             headlines=self.headlines,
+            formats=self.formats,
+            captions=self.captions,
         )
         report.write(rep, self.out, summary_table)
         self.state["complete"] = True

@@ -212,7 +212,13 @@ def run(
         lower_is_better=True,
         percent=True,
     )
-    b.figure("elimination_by_reaction", fig)
+    b.figure(
+        "elimination_by_reaction",
+        fig,
+        caption="The focal player's elimination rate (% of rounds) against its reaction median "
+        "(seconds), one line per card strategy, with 95% bands; dashed: greedy at "
+        f"{DEFAULT_MEDIAN:g} s (an ordinary seat); lower is better.",
+    )
     fig = plots.sweep_panels(
         lines.median_s,
         lines.eliminated,
@@ -233,7 +239,14 @@ def run(
     for i, r in enumerate(even.itertuples()):
         if r.break_even is not None and np.isfinite(r.break_even):
             ax.axvline(r.break_even, color=plots.colour(i), ls=":", lw=1.2)
-    b.figure("break_even", fig)
+    b.figure(
+        "break_even",
+        fig,
+        caption="Top: the focal player's elimination rate (% of rounds) against its reaction median "
+        f"(seconds). Bottom: its difference to greedy at {DEFAULT_MEDIAN:g} s on the same deals, in "
+        "percentage points; both with 95% bands. Dotted: where a strategy's difference crosses 0 "
+        "(its break-even); lower is better.",
+    )
     b.section(
         "Elimination rate over reaction median × card strategy",
         [

@@ -86,13 +86,24 @@ def run(
                         ),
                     )
                     rows += _rows(game, field, n, unit, summary)
-    t = b.table("commit", pd.DataFrame(rows))
+    t = b.table("commit", pd.DataFrame(rows), formats=COMMIT_FORMATS)
     for game in cfg["games"]:
         for field in cfg["fields"]:
             _figure(b, t, game, field, cfg)
     _headlines(b, t, cfg)
     _sentences(b, t, cfg)
     return b.finish("commit")
+
+
+#: How the commit table reads: rates in %, differences to greedy in percentage points (as
+#: the report's sentences say them), each unit in its column's head.
+COMMIT_FORMATS = {
+    "value": {"kind": "rate", "head": "rate, % [95% CI]"},
+    "diff_vs_greedy": {"kind": "diff_pp", "head": "minus greedy, pp [95% CI]"},
+    "p_holm": {"kind": "p", "head": "p (Holm)"},
+    "variance_reduction": {"kind": "factor", "head": "variance reduction (×)"},
+    "deals": {"kind": "count", "head": "deals"},
+}
 
 
 # What the experiment runner reads (name, sizes, plan, run) and what other code uses.

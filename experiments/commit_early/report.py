@@ -18,27 +18,39 @@ def _figure(b: experiments.Bundle, t: pd.DataFrame, game: str, field: str, cfg: 
     sub = t[(t.game == game) & (t.field == field) & (t.player != "greedy")]
     afters = cfg["afters"]
     ns = cfg["players"]
-    panels = []
+    panels, intervals = [], []
     for metric in ("signal_first", "letter_or_out", "lose_match"):
         m = sub[sub.metric == metric]
         grid = np.full((len(ns), len(afters)), np.nan)
         marks = np.zeros_like(grid, dtype=bool)
+        lo, hi = np.full_like(grid, np.nan), np.full_like(grid, np.nan)
         for r in m.itertuples():
             i, j = ns.index(r.players), afters.index(int(r.after))
             grid[i, j] = 100 * r.diff_vs_greedy
+            lo[i, j], hi[i, j] = 100 * r.diff_vs_greedy_lo, 100 * r.diff_vs_greedy_hi
             marks[i, j] = r.significant
         panels.append((grid, LABELS[metric], marks))
+        intervals.append((lo, hi))
     fig = plots.heatmap_panels(
         panels,
         afters,
         ns,
         xlabel="commit:after (passes before locking)",
         ylabel="players at the table",
-        title=f"{game}: commit:after=t minus greedy, against a field of {_field_name(field)} (percentage points; * Holm-significant)",
+        title=f"{game}: commit:after=t minus greedy, against a field of {_field_name(field)}",
         colorbar="difference (percentage points)",
         lower_is_better=[LOWER_IS_BETTER[m] for m in ("signal_first", "letter_or_out", "lose_match")],
+        intervals=intervals,
     )
-    b.figure(f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}", fig)
+    b.figure(
+        f"{game.replace('-', '_')}_field_{'greedy' if field == 'greedy' else 'early'}",
+        fig,
+        caption=f"{GAME_NAMES.get(game, game)} against a field of {_field_name(field)}: each commit "
+        "point (commit:after=t, passes before locking) minus greedy, in percentage points, by table "
+        "size, for P(signal first) (higher is better), P(letter or elimination) and P(losing the "
+        "match) (lower is better); blue is better than greedy, red worse; pale cells: the 95% "
+        "interval includes 0; a star: significant after Holm's correction.",
+    )
 
 
 NOUNS = {
@@ -233,7 +245,18 @@ def _headlines(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:
             else f"It does not flip within {_ranges(sorted(cfg['players']))} players: no table size tried "
             "is significantly better in one place and significantly worse in another.",
         )
-    b.table("summary", pd.DataFrame(summary))
+    b.table(
+        "summary",
+        pd.DataFrame(summary),
+        formats={
+            "commit_on_deal_minus_greedy": {
+                "kind": "diff_pp",
+                "head": "commit on the deal minus greedy, pp [95% CI]",
+            },
+            "p_holm": {"kind": "p", "head": "p (Holm)"},
+            "matches": {"kind": "count", "head": "matches"},
+        },
+    )
 
 
 def _sentences(b: experiments.Bundle, t: pd.DataFrame, cfg: dict) -> None:

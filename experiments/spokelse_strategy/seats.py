@@ -104,7 +104,12 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
         lower_is_better=False,
         percent=True,
     )
-    b.figure("seat_advantage", fig)
+    b.figure(
+        "seat_advantage",
+        fig,
+        caption="Round win rate (% of rounds) of each seat, per strategy, with 95% intervals; seat 0 "
+        "starts; higher is better for the seat.",
+    )
     figs.append("seat_advantage")
     b.figure(
         "score_distribution",
@@ -116,6 +121,8 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             ylabel="share of rounds",
             lower_is_better=True,
         ),
+        caption="How many points each seat holds at the end of a round (share of rounds, %, at each "
+        "score), one line per seat; fewer points are better.",
     )
     b.figure(
         "match_length",
@@ -125,6 +132,8 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             title="Match length: distribution",
             ylabel="share of matches",
         ),
+        caption="How many rounds a match to 21 points lasts (share of matches, %, at each length); "
+        "neither way is better.",
     )
     figs += ["score_distribution", "match_length"]
     b.answer.append(text[0])
@@ -259,6 +268,9 @@ def strongest(b: experiments.Bundle, cfg: dict, best: dict, backend: dict) -> No
                 for a, z, p in zip(sub["diff_vs_best_k_lo"], sub["diff_vs_best_k_hi"], sub["p_holm"])
             ],
         ),
+        caption="Each other strategy minus threshold at its leading k, on fresh deals, with 95% "
+        "intervals, in points per round (round play) and in percentage points of the loss rate "
+        "(match play); below 0 is better than threshold; filled: significant after Holm's correction.",
     )
     b.section(
         "5. The strongest shipped strategy against the leading threshold",

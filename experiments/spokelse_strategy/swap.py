@@ -17,6 +17,12 @@ from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import format_value, parse_spec
 
+SWAP_CAPTION = (
+    "Unknown slot minus known-highest slot, in points per {unit}, by the points of the card in hand "
+    "and the stock cards left; below 0 (blue) the unknown slot is better, above 0 (red) worse; pale "
+    "cells: the 95% interval includes 0; a star: significant after Holm's correction."
+)
+
 
 def _count_cells(values: list[float], bins: list[list[int]], rounds: int, seed: int) -> dict[str, np.ndarray]:
     """Decisions per player and round in each (card value, stage) cell under threshold:k=4,
@@ -128,6 +134,10 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
     b.table("swap", t)
     grid = t["unknown_minus_known"].to_numpy().reshape(len(values), len(bins))
     marks = t["significant"].to_numpy().reshape(len(values), len(bins))
+
+    def cells(column: str) -> np.ndarray:
+        return t[column].to_numpy(dtype=float).reshape(len(values), len(bins))
+
     xl = [f"{lo}-{hi}" for lo, hi in bins]
     yl = [format_value(v) for v in values]
     b.figure(
@@ -143,7 +153,10 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             marks=marks,
             digits=3,
             lower_is_better=True,
+            lo=cells("unknown_minus_known_lo"),
+            hi=cells("unknown_minus_known_hi"),
         ),
+        caption=SWAP_CAPTION.format(unit="round"),
     )
     b.figure(
         "swap_per_decision",
@@ -158,7 +171,10 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
             marks=marks,
             digits=2,
             lower_is_better=True,
+            lo=cells("per_decision_lo"),
+            hi=cells("per_decision_hi"),
         ),
+        caption=SWAP_CAPTION.format(unit="decision"),
     )
     text = [
         "In each cell two players differ only in where a card of that value goes while that many "

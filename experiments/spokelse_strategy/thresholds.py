@@ -125,6 +125,12 @@ def threshold_sweep(b: experiments.Bundle, cfg: dict, backend: dict) -> dict[tup
                 res.plot(
                     title=f"Spøkelse {setting.lower()}: {'loss rate' if rate else 'mean score'} by k against threshold:k=4"
                 ),
+                caption=(
+                    f"Spøkelse {setting.lower()}: threshold's "
+                    + ("loss rate (% of matches)" if rate else "mean score (points per round)")
+                    + " at each k with its 95% band (top), and its difference to threshold:k=4 on the same "
+                    "deals with its 95% band (bottom); lower is better; the ringed point is the best k."
+                ),
             )
             fig_names.append(name)
             b.use(*(parse_spec(p, "spokelse") for p in res.table["player"]))
@@ -268,7 +274,13 @@ def discard_value(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
         lower_is_better=True,
         percent={"match play": "points"},
     )
-    b.figure("discard_value", fig)
+    b.figure(
+        "discard_value",
+        fig,
+        caption="What never taking the top of the discard pile costs threshold at each k: never-take "
+        "minus take on the same deals, with 95% intervals, in points per round (round play) and in "
+        "percentage points of the loss rate (match play); above 0, never taking is worse.",
+    )
     b.section(
         "2. The value of taking from the discard pile",
         [

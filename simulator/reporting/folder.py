@@ -127,6 +127,7 @@ def _report_of(out: Path, doc: dict) -> Report:
         headlines=[Headline(**h) for h in doc.get("headlines", [])],
         partial=doc.get("partial", ""),
         formats=dict(doc.get("formats", {})),
+        captions=dict(doc.get("captions", {})),
     )
 
 

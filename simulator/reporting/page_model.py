@@ -35,7 +35,12 @@ class Report:
 
     ``headlines`` open the report (one per question); ``answer`` holds the longer
     sentences behind them; ``partial`` (when set) says, at the very top, that the run
-    did not finish and what it holds."""
+    did not finish and what it holds; ``captions`` says in words what each figure shows
+    (its units and which way is better), under the figure and as its text alternative."""
+
+    def caption(self, name: str) -> str:
+        """The caption of figure ``name``: the one given, else its name in words."""
+        return self.captions.get(name) or name.replace("_", " ")
 
     title: str
     question: str = ""
@@ -48,6 +53,7 @@ class Report:
     headlines: list[Headline] = field(default_factory=list)
     partial: str = ""
     formats: dict[str, dict[str, Any]] = field(default_factory=dict)  # table -> column -> kind
+    captions: dict[str, str] = field(default_factory=dict)  # figure -> what it shows, in words
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +69,7 @@ class Report:
             "provenance": self.provenance,
             "notes": self.notes,
             "formats": self.formats,
+            "captions": self.captions,
         }
 
 

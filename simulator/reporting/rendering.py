@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup, escape
 
 from simulator.reporting.page_model import Report, _json_default
 
@@ -25,6 +28,13 @@ from simulator.reporting.tables import (
     markdown_table,
     table_files,
 )
+
+#: A table of more columns than this shows its rows as lists below 900 px (others below 640 px).
+WIDE_COLUMNS = 8
+
+#: A table of more columns than this never fits a page as columns: each row is shown as a card
+#: of ``column: value`` pairs, at any width.
+CARD_COLUMNS = 14
 
 
 def _template_text(name: str) -> str:
@@ -54,7 +64,8 @@ def render_markdown(report: Report, figure_dir: str = "figures") -> str:
             lines += [t, ""]
         for name in sec.figures:
             if name in report.figures:
-                lines += [f"![{name}]({figure_dir}/{report.figures[name].name})", ""]
+                caption = report.caption(name)
+                lines += [f"![{caption}]({figure_dir}/{report.figures[name].name})", "", f"*{caption}*", ""]
         for name in sec.tables:
             if name in report.tables:
                 df = report.tables[name]
@@ -97,26 +108,53 @@ def _page_template() -> jinja2.Template:
     return env.get_template("report.html.j2")
 
 
-def _figure(name: str, path: Path) -> dict[str, str]:
+def _figure(caption: str, path: Path) -> dict[str, str]:
     """A figure embedded in the page: its SVG when one lies beside the PNG (sharp at any size
-    and a fraction of the PNG's bytes), else the PNG."""
+    and a fraction of the PNG's bytes), else the PNG; ``caption`` (words, not the file's
+    name) is both its caption and its text alternative."""
     svg = path.with_suffix(".svg")
     if svg.is_file():
         kind, data = "svg+xml", base64.b64encode(svg.read_bytes()).decode()
     else:
         kind, data = "png", base64.b64encode(path.read_bytes()).decode()
-    return {"alt": path.stem, "kind": kind, "data": data, "caption": name}
+    return {"alt": caption, "kind": kind, "data": data, "caption": caption}
+
+
+_BREAK_AFTER = re.compile(r"([_:/]|,(?=\D))")  # not in 2,000 or jack=0.5
+
+_NUMBER_CELL = re.compile(r"^(?:[+\-−]?[\d.]|–$|-$|n/a$|< )")
+
+
+def _breakable(text: str) -> Markup:
+    """``text`` escaped, with a line-break opportunity after each ``_``, ``:``, ``/`` and a
+    comma before a word (so ``letter_or_out`` or ``commit:after=0`` may wrap in a narrow
+    column, never inside a word or a number)."""
+    return Markup(_BREAK_AFTER.sub(r"\1<wbr>", str(escape(text))))
+
+
+def _text_columns(d: Any) -> list[bool]:
+    """Which columns hold words (set flush left) rather than numbers (flush right)."""
+    return [not all(_NUMBER_CELL.match(str(v)) for v in d[c]) for c in d.columns]
 
 
 def _table(report: Report, name: str) -> dict[str, Any]:
-    """A table of the page: its first rows when it is long, formatted as the CLI prints them."""
+    """A table of the page: its first rows when it is long, formatted as the CLI prints them
+    (the template writes it, escaped, each cell labelled with its column for narrow screens)."""
     df = report.tables[name]
     shown = df.head(PREVIEW_ROWS) if is_large(df) else df
     csv, parquet = table_files(name)
-    body = display_table(shown, formats=report.formats.get(name)).to_html(index=False, border=0, escape=True)
+    d = display_table(shown, formats=report.formats.get(name))
     return {
         "name": name,
-        "html": body,  # pandas escaped every cell (escape=True); the template marks it safe
+        "columns": [str(c) for c in d.columns],
+        "heads": [_breakable(str(c)) for c in d.columns],
+        "cells": [[_breakable(str(v)) for v in row] for row in d.itertuples(index=False)],
+        "layout": "cards"
+        if len(d.columns) > CARD_COLUMNS
+        else "wide"
+        if len(d.columns) > WIDE_COLUMNS
+        else "",
+        "text": _text_columns(d),
         "csv": csv,
         "parquet": parquet,
         "large": is_large(df),
@@ -132,7 +170,9 @@ def render_html(report: Report) -> str:
         {
             "title": sec.title,
             "text": sec.text,
-            "figures": [_figure(n, report.figures[n]) for n in sec.figures if n in report.figures],
+            "figures": [
+                _figure(report.caption(n), report.figures[n]) for n in sec.figures if n in report.figures
+            ],
             "tables": [_table(report, n) for n in sec.tables if n in report.tables],
         }
         for sec in report.sections

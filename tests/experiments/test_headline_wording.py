@@ -84,7 +84,7 @@ MIXED = ([0.003, -0.012, 0.001], [0.001, -0.018, -0.01], [0.005, -0.006, 0.01], 
 def _commit_headlines(greedy, early):
     b = SimpleNamespace(headlines=[], tables={}, answer=[])
     b.headline = lambda q, a: b.headlines.append((q, a))
-    b.table = lambda name, df: b.tables.setdefault(name, df)
+    b.table = lambda name, df, formats=None: b.tables.setdefault(name, df)
     t = pd.concat([_rows(*greedy, "greedy"), _rows(*early, "commit:after=0")])
     cfg = {"games": ["gris"], "afters": [0], "players": [3, 4, 5], "fields": ["greedy", "commit:after=0"]}
     commit_early_report._headlines(b, t, cfg)

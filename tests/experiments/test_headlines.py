@@ -149,7 +149,7 @@ def test_the_commit_headline_says_no_when_worse_everywhere():
         rows.append(t)
     b = SimpleNamespace(headlines=[], tables={}, answer=[])
     b.headline = lambda q, a: b.headlines.append((q, a))
-    b.table = lambda name, df: b.tables.setdefault(name, df)
+    b.table = lambda name, df, formats=None: b.tables.setdefault(name, df)
     commit_early_report._headlines(
         b,
         pd.concat(rows),

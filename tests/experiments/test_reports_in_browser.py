@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from html import unescape
 from pathlib import Path
 
 import matplotlib.image as mpimg
@@ -36,7 +37,16 @@ window.addEventListener('load', function () {
       !!(h.compareDocumentPosition(firstH2) & Node.DOCUMENT_POSITION_FOLLOWING)),
     wide: Array.prototype.slice.call(document.body.querySelectorAll('*'))
       .filter(function (e) { return e.getBoundingClientRect().right > window.innerWidth + 0.5; })
-      .slice(0, 5).map(function (e) { return e.tagName + '.' + e.className; })
+      .slice(0, 5).map(function (e) { return e.tagName + '.' + e.className; }),
+    // Content cut off inside its own box (a table wider than its wrapper, hidden in an
+    // overflow container, or a cell whose text runs past its edge): the page-level width
+    // never sees it.
+    clipped: Array.prototype.slice.call(document.body.querySelectorAll('table, .table, th, td, figure, pre'))
+      .filter(function (e) { return e.scrollWidth > e.clientWidth + 1; })
+      .slice(0, 5).map(function (e) {
+        return e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth + ' px: ' +
+          (e.textContent || '').trim().slice(0, 40);
+      })
   };
   var out = document.createElement('pre');
   out.id = 'kortsim-check';
@@ -98,7 +108,7 @@ def check_page(page: Path, width: int, screenshot: Path) -> dict:
     assert shot.returncode == 0, shot.stderr[-2000:]
     found = re.search(r'<pre id="kortsim-check">(.*?)</pre>', dom.stdout, re.S)
     assert found, f"the check script did not run in {page}"
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return json.loads(unescape(found.group(1)))
 
 
 def keep(screenshot: Path) -> None:
@@ -119,6 +129,7 @@ def test_the_report_fits_the_page_and_every_image_loads(name, tiny_results, tmp_
         r = check_page(page, width, shot)
         assert r["innerWidth"] == width
         assert r["scrollWidth"] <= r["innerWidth"], f"{name} at {width} px scrolls sideways: {r['wide']}"
+        assert r["clipped"] == [], f"{name} at {width} px cuts off: {r['clipped']}"
         assert r["images"] == len(res.figures) and r["broken"] == [], r
         assert r["headlines"] == len(res.headlines) > 0 and r["headlinesFirst"], r
         # The screenshot is a real picture of the page: the right width, not one flat colour.
@@ -141,6 +152,24 @@ def test_a_broken_image_and_a_wide_table_are_caught(tmp_path):
     assert r["scrollWidth"] > r["innerWidth"]
 
 
+def test_a_table_cut_off_inside_its_scrolling_box_is_caught(tmp_path):
+    """The check itself: a wide table hidden in an overflow container leaves the page's width
+    alone (no sideways scroll) yet is cut off, and so are a cell's text past its edge."""
+    page = tmp_path / "clipped.html"
+    cells = "".join(f"<td style='white-space:nowrap'>column-{i}-with-a-long-value</td>" for i in range(30))
+    page.write_text(
+        "<!doctype html><html><head><meta charset='utf-8'></head><body>"
+        f"<div class='table' style='max-width:100%;overflow-x:auto'><table><tr>{cells}</tr></table></div>"
+        "<table style='table-layout:fixed;width:300px'><tr><td style='overflow:hidden;white-space:nowrap'>"
+        "a-cell-whose-text-runs-well-past-the-edge-of-its-own-column</td><td>b</td></tr></table>"
+        "</body></html>"
+    )
+    r = check_page(page, 800, tmp_path / "clipped.png")
+    assert r["scrollWidth"] <= r["innerWidth"]  # the old page-level check passes it
+    assert any(c.startswith("DIV.table ") for c in r["clipped"]), r["clipped"]
+    assert any(c.startswith("TD. ") and "a-cell-whose" in c for c in r["clipped"]), r["clipped"]
+
+
 @pytest.mark.slow
 def test_the_profile_report_fits_the_page_and_every_image_loads(tmp_path):
     """``kortsim profile``'s report passes the same check, with a compared rule (two pages)."""
@@ -154,6 +183,7 @@ def test_the_profile_report_fits_the_page_and_every_image_loads(tmp_path):
         r = check_page(paths["html"], width, shot)
         assert r["innerWidth"] == width
         assert r["scrollWidth"] <= r["innerWidth"], f"the profile at {width} px scrolls sideways: {r['wide']}"
+        assert r["clipped"] == [], f"the profile at {width} px cuts off: {r['clipped']}"
         assert r["images"] == n_figures > 0 and r["broken"] == [], r
         assert r["headlines"] == len(prof.headlines) > 0 and r["headlinesFirst"], r
         img = mpimg.imread(shot)

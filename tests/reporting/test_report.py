@@ -138,6 +138,6 @@ def test_the_page_escapes_every_text_and_embeds_its_figures(tmp_path):
     assert "<script>" not in page and "alert(&#39;x&#39;)" in page and "&amp; &#34;q&#34;" in page
     # title, heading, headline (2), answer, section, text, note, provenance, and the table cell
     assert page.count("&lt;script&gt;") == 10
-    assert page.count("<td>&lt;script&gt;") == 1  # the table cell, escaped by pandas
+    assert page.count('data-label="who"><span>&lt;script&gt;') == 1  # the table cell, escaped
     assert '<img alt="h" src="data:image/svg+xml;base64,' in page and "figures/" not in page
     assert page.startswith("<!doctype html>") and page.endswith("</body></html>")

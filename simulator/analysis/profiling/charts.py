@@ -257,11 +257,32 @@ def margin_chart(summary: dict[str, Any]) -> Figure | None:
     # whole margins only, and no more labels than fit side by side (at most about a dozen)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
     unit = pages[0]["matches"]["margin"]["unit"]
-    ax.set_xlabel(plots._wrap(f"margin at the end of a match ({unit}, in whole units)", 70))
+    ax.set_xlabel(plots.balanced_wrap(f"margin at the end of a match ({unit}, in whole units)", 70))
     ax.set_ylabel("share of matches (%)")
     ax.set_title("How close matches finish")
     ax.legend(loc="upper right")
     return fig
+
+
+#: What each figure of the profile shows, in words: units and which way is better.
+CAPTIONS = {
+    "round length": "How long a round lasts (x axis, in the unit it names): the share of rounds (%) at "
+    "each length, one colour per variant; shaded: the mean's 95% interval; neither way is better.",
+    "match length": "How long a match lasts (x axis, in the unit it names): the share of matches (%) at "
+    "each length, one colour per variant; shaded: the mean's 95% interval; neither way is better.",
+    "seat advantage": "The advantage of each seat role, in round play and in match play (in the unit "
+    "on each axis), with 95% intervals; to the right of 0 the role is favoured.",
+    "skill: paired differences": "The best strategy minus each other strategy of the ladder, on the "
+    "same deals, with 95% intervals; each axis names its unit and which way is better.",
+    "skill: variance shares": "The share of the variance of a round's outcome (%) that comes from "
+    "which strategy plays, from the deal, and from the two together, with a 95% interval on the "
+    "strategy's share; the larger the strategy's share, the more skill decides.",
+    "memory and care": "What forgetting costs the best strategy, at each chance of forgetting a "
+    "remembered card each turn, and what one careless move costs, on the same deals, with 95% "
+    "intervals; above 0 is worse.",
+    "match finishes": "The margin between the two match totals at the end of a match (whole points): "
+    "the share of matches (%) at each margin, one colour per variant; a small margin is a close finish.",
+}
 
 
 def all_charts(summary: dict[str, Any]) -> dict[str, Figure]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simulator.analysis.profiling.charts import all_charts
+from simulator.analysis.profiling.charts import CAPTIONS, all_charts
 from simulator.analysis.profiling.tables import frames
 from simulator.reporting import pages as rpt
 from simulator.reporting import plots
@@ -102,6 +102,7 @@ def build(profile: Profile, out_dir: str | Path) -> rpt.Report:
         sections=_sections(set(figures), "differences" in tables),
         tables=tables,
         figures=figures,
+        captions={n: CAPTIONS[n] for n in figures},
         provenance=prov,
         notes=list(METHOD_NOTES),
     )

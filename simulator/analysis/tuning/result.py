@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import math
 import platform
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,7 +231,7 @@ def plot_trials(
 ) -> Axes:
     import matplotlib.pyplot as plt
 
-    from simulator.reporting.plots import style
+    from simulator.reporting.plots import balanced_wrap, style
 
     m = summary["metric"]
     it = iteration if iteration is not None else int(trials["iteration"].max())
@@ -262,7 +261,7 @@ def plot_trials(
         ax.set_ylabel(f"{m['name']} minus the start's\n({unit}; {better} is better)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are counted
         title = f"{summary['game']}: tuning {summary['spec']} against {vs}, iteration {it}"
-        ax.set_title("\n".join([*textwrap.wrap(title, 90), "paired on the search's deals"]), fontsize=9)
+        ax.set_title("\n".join([balanced_wrap(title, 90), "paired on the search's deals"]), fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 

@@ -30,10 +30,12 @@ from __future__ import annotations
 from simulator.reporting.plots.axes import (  # noqa: F401
     _wrap,
     axis_label,
+    balanced_wrap,
     direction,
     number,
     robust_limits,
     signed,
+    title_text,
 )
 from simulator.reporting.plots.bars import (  # noqa: F401
     diff_bars,

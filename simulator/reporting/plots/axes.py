@@ -127,6 +127,31 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(lines)
 
 
+def balanced_wrap(text: str, width: int) -> str:
+    """Wrap each line of ``text`` into as few lines of at most ``width`` characters as
+    :func:`_wrap` would, but with the words spread evenly, so no line is left with a word
+    or two of its own (``(paired, 95%`` / ``CI)``)."""
+    lines = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        n = len(textwrap.wrap(line, width, break_long_words=True))
+        for w in range(-(-len(line) // n), width + 1):
+            pieces = textwrap.wrap(line, w, break_long_words=False, break_on_hyphens=False)
+            if len(pieces) == n and all(len(p) <= width for p in pieces):
+                break
+        else:
+            pieces = textwrap.wrap(line, width, break_long_words=True)
+        lines += pieces
+    return "\n".join(lines)
+
+
+def title_text(fig: Figure, title: str, share: float = 1.0) -> str:
+    """``title`` wrapped evenly to ``share`` of the width of ``fig`` (see :func:`balanced_wrap`)."""
+    return balanced_wrap(title, _title_width(fig, share=share))
+
+
 def _title_width(fig: Figure, fontsize: float = 11.5, share: float = 1.0) -> int:
     """How many characters of a bold title fit ``share`` of the figure's width."""
     return max(30, int(share * fig.get_figwidth() * 72 / (0.62 * fontsize)))
@@ -136,7 +161,7 @@ def _finish(ax, title: str | None, xlabel: str | None, ylabel: str | None) -> No
     if title:
         # An axes title starts at the axes' left edge: it has the axes' width, not the figure's.
         share = min(0.85, ax.get_position().width)
-        ax.set_title(_wrap(title, _title_width(ax.figure, share=share)), loc="left")
+        ax.set_title(title_text(ax.figure, title, share=share), loc="left")
     if xlabel:
         ax.set_xlabel(xlabel)
     if ylabel:

@@ -15,11 +15,11 @@ from simulator.reporting.plots.axes import (
     _finish,
     _percent_axis,
     _short,
-    _title_width,
     _wrap,
     axis_label,
     number,
     robust_limits,
+    title_text,
 )
 from simulator.reporting.plots.style import BETTER, MAX_WIDTH, NEUTRAL, WORSE, colour, new_figure, style
 
@@ -100,7 +100,7 @@ def seat_bars(
             handles.append(Line2D([], [], color=NEUTRAL, ls="--", lw=1, label=reference_label))
         if handles:
             fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4))
-        fig.suptitle(_wrap(title, _title_width(fig)), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
+        fig.suptitle(title_text(fig, title), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
     return fig
 
 
@@ -200,7 +200,7 @@ def diff_bars(
             )
         if handles:
             fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
-        fig.suptitle(_wrap(title, _title_width(fig)), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
+        fig.suptitle(title_text(fig, title), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
     return fig
 
 

@@ -10,13 +10,22 @@ from matplotlib import ticker
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from simulator.reporting.plots.axes import _finish, _title_width, _wrap, robust_limits, signed
+from simulator.reporting.plots.axes import _finish, robust_limits, signed, title_text
 from simulator.reporting.plots.style import BETTER_CMAP, CELL_FONT, NEUTRAL_CMAP, new_figure, style
 
+#: How much of a cell's colour shows when its 95% interval includes the centre (the rest is white).
+MUTED = 0.3
 
-def _scale(v: np.ndarray, centre: float) -> tuple[float, bool]:
+
+def _scale(v: np.ndarray, centre: float, lo=None, hi=None) -> tuple[float, bool]:
     """Half-width of a diverging colour scale around ``centre``: the largest distance,
-    unless a few cells are outliers (then the largest non-outlier; those cells saturate)."""
+    unless a few cells are outliers (then the largest non-outlier; those cells saturate).
+
+    With intervals (``lo``, ``hi``), a cell's distance is that of the far end of its interval,
+    so a small effect measured with a wide interval is not drawn at full strength."""
+    if lo is not None and hi is not None:
+        far = np.fmax(np.abs(v - centre), np.fmax(np.abs(lo - centre), np.abs(hi - centre)))
+        v = np.where(np.isfinite(v), far + centre, np.nan)
     dist = np.abs(v[np.isfinite(v)] - centre)
     if not dist.size:
         return 1.0, False
@@ -40,10 +49,20 @@ def _grid(
     marks: np.ndarray | None,
     digits: int,
     colorbar: str,
+    lo: np.ndarray | None = None,
+    hi: np.ndarray | None = None,
 ):
-    """One heatmap panel with its horizontal colour bar below (better to the right)."""
+    """One heatmap panel with its horizontal colour bar below (better to the right).
+
+    Given the cells' 95% intervals (``lo``, ``hi``), the scale reaches the largest interval
+    end, and a cell whose interval includes ``centre`` is drawn pale: its colour
+    is no finding."""
+    muted = np.zeros(v.shape, bool)
+    if lo is not None and hi is not None and centre is not None:
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        muted = np.isfinite(v) & (lo <= centre) & (hi >= centre)
     if centre is not None:
-        span, clipped = _scale(v, centre)
+        span, clipped = _scale(v, centre, lo, hi)
         if lower_is_better is None:
             cmap = NEUTRAL_CMAP
         else:
@@ -68,6 +87,16 @@ def _grid(
         ax.spines[side].set_visible(True)
     for i in range(v.shape[0]):
         for j in range(v.shape[1]):
+            if muted[i, j]:
+                ax.add_patch(
+                    Rectangle(
+                        (j - 0.5, i - 0.5),
+                        1,
+                        1,
+                        facecolor=(1, 1, 1, 1 - MUTED),
+                        lw=0,
+                    )
+                )
             if np.isfinite(v[i, j]):
                 star = "*" if marks is not None and marks[i, j] else ""
                 ax.text(
@@ -77,7 +106,7 @@ def _grid(
                     ha="center",
                     va="center",
                     fontsize=CELL_FONT,
-                    color=_ink(im, v[i, j]),
+                    color="black" if muted[i, j] else _ink(im, v[i, j]),
                 )
             else:
                 ax.add_patch(
@@ -111,6 +140,8 @@ def _grid(
         label = f"{colorbar}  ·  better →"
     else:
         label = colorbar
+    if muted.any():
+        label += "\npale: the 95% interval includes 0"
     cb.set_label(label, fontsize=9.5)
     cb.ax.xaxis.set_major_locator(ticker.MaxNLocator(nbins=5, symmetric=centre is not None))
     cb.ax.tick_params(labelsize=9)
@@ -135,9 +166,14 @@ def heatmap(
     marks: np.ndarray | None = None,
     digits: int = 2,
     lower_is_better: bool | None = None,
+    lo: np.ndarray | None = None,
+    hi: np.ndarray | None = None,
 ) -> Figure:
     """A grid of numbers as colours, each cell written out; ``centre`` makes a diverging
     scale around it; ``marks`` (bool) adds a star to cells (e.g. significant after Holm).
+
+    ``lo`` and ``hi`` (the cells' 95% intervals) size the scale to the largest interval end
+    and draw a cell whose interval includes ``centre`` pale.
 
     ``lower_is_better`` fixes the colours: blue is better, red worse, whatever the metric's
     direction, and the colour bar (below, better to the right) says ``better →``.  Cells
@@ -158,6 +194,8 @@ def heatmap(
             marks=marks,
             digits=digits,
             colorbar=colorbar,
+            lo=lo,
+            hi=hi,
         )
         _finish(ax, title, xlabel, ylabel)
     return fig
@@ -174,6 +212,7 @@ def heatmap_panels(
     colorbar: str,
     digits: int = 1,
     lower_is_better: bool | Sequence[bool | None] | None = None,
+    intervals: Sequence[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> Figure:
     """Heatmaps one above the other, one per ``(values, panel title, marks)`` (a fourth
     element, when given, is that panel's ``lower_is_better``), each on its own diverging
@@ -182,7 +221,9 @@ def heatmap_panels(
 
     ``lower_is_better`` (one for all, or one per panel) fixes the colours so that blue is
     better in every panel, whatever each metric's direction; every colour bar says
-    ``better →`` with better to the right.  Cells without data are hatched."""
+    ``better →`` with better to the right.  Cells without data are hatched.  ``intervals``
+    (one ``(lo, hi)`` per panel) draw cells whose 95% interval includes 0 pale,
+    as :func:`heatmap` does."""
     with style():
         n = len(panels)
         rows = np.asarray(panels[0][0]).shape[0]
@@ -209,11 +250,13 @@ def heatmap_panels(
                 marks=marks,
                 digits=digits,
                 colorbar=colorbar,
+                lo=None if intervals is None else intervals[k][0],
+                hi=None if intervals is None else intervals[k][1],
             )
             ax.set_title(sub, loc="left", fontsize=10.5)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-        fig.suptitle(_wrap(title, _title_width(fig)), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
+        fig.suptitle(title_text(fig, title), x=0.01, ha="left", fontweight="bold", fontsize=11.5)
     return fig
 
 
