@@ -47,7 +47,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from experiments.bundle import Bundle, experiment_provenance, start
+from experiments.bundle import Bundle, start
 from experiments.study import (
     SIZES,
     STATE_FILE,
@@ -59,6 +59,7 @@ from experiments.study import (
     Step,
     as_progress,
     default_out,
+    experiment_provenance,
 )
 from simulator.errors import InputError
 from simulator.kernels.messages import say

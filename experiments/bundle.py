@@ -35,48 +35,14 @@ from experiments.study import (
     Step,
     as_progress,
     default_out,
+    experiment_provenance,
+    settings_differences,
+    source_hash,
 )
 from simulator.engine.files import atomic_write
 from simulator.errors import InputError
 from simulator.running.claim import FolderLock, already_holds, cannot_resume, claim, resume_seed
 from simulator.running.setup import resolve_seed
-
-
-def experiment_provenance(
-    mod: ModuleType, size: str, cfg: Mapping[str, Any], seed: int, players: list
-) -> dict:
-    """Provenance of an experiment run: the study, its config, and the usual run provenance."""
-    import subprocess
-
-    from simulator.running.results import provenance
-
-    prov = provenance(seed, {}, players)
-    prov.pop("rules", None)
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            cwd=Path(__file__).resolve().parent,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return {
-        "experiment": mod.NAME,
-        "version": mod.VERSION,
-        "size": size,
-        "config": dict(cfg),
-        **prov,
-        "git_commit": commit or None,
-    }
-
-
-def _source_hash(mod: ModuleType) -> str:
-    try:
-        return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()[:16]  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return ""
 
 
 def _slug(key: str) -> str:
@@ -132,7 +98,7 @@ class Bundle:
             "version": self.mod.VERSION,
             "size": self.size,
             "config": self.cfg,
-            "code_sha256": _source_hash(self.mod),
+            "code_sha256": source_hash(self.mod),
         }
 
     def _open(self, resume: bool) -> None:
@@ -177,7 +143,7 @@ class Bundle:
             raise InputError(f"{path} cannot be read: {exc}") from None
         if not isinstance(state, dict) or state.get("kortsim_experiment") != STATE_FORMAT:
             raise InputError(f"{path} is not an experiment run this kortsim can resume")
-        diffs = _differences(state.get("settings", {}), self.settings)
+        diffs = settings_differences(state.get("settings", {}), self.settings)
         if diffs:
             raise cannot_resume(self.out, diffs)
         state["sessions"] = int(state.get("sessions", 1)) + 1
@@ -368,25 +334,6 @@ class Bundle:
             headlines=list(self.headlines),
             extra={"steps": len(self.steps), "sessions": int(self.state.get("sessions", 1))},
         )
-
-
-def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """What differs between a stored experiment run's settings and this one's, in words."""
-    if old.get("experiment") != new["experiment"]:
-        return [f"it is a {old.get('experiment')} run, not {new['experiment']}"]
-    out = []
-    if old.get("version") != new["version"]:
-        out.append(f"it was made by version {old.get('version')} of the experiment, not {new['version']}")
-    if old.get("size") != new["size"]:  # a size is a whole config: say only that
-        flag = "" if old.get("size") == "full" else f" (give --{old.get('size')})"
-        return [*out, f"it is the {old.get('size')} size{flag}, not {new['size']}"]
-    oc, nc = old.get("config", {}), new["config"]
-    for key in sorted(set(oc) | set(nc)):
-        if oc.get(key) != nc.get(key):
-            out.append(f"its {key} is {oc.get(key)}, not {nc.get(key)}")
-    if not out and old.get("code_sha256") != new["code_sha256"]:
-        out.append("the experiment's code has changed since the run started")
-    return out
 
 
 def start(

@@ -1,11 +1,14 @@
-"""What every experiment is made of: its steps, the progress it reports, how it is stopped and
-what a run returns (shared by :mod:`experiments` and :mod:`experiments.bundle`)."""
+"""What every experiment is made of: its steps, the progress it reports, how it is stopped,
+what a run returns, and its settings and provenance (shared by :mod:`experiments` and
+:mod:`experiments.bundle`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pandas as pd
@@ -120,3 +123,62 @@ class ExperimentResult:
 
 def default_out(name: str) -> Path:
     return Path("results") / name
+
+
+# --- a run's settings and provenance ----------------------------------------------------
+
+
+def experiment_provenance(
+    mod: ModuleType, size: str, cfg: Mapping[str, Any], seed: int, players: list
+) -> dict:
+    """Provenance of an experiment run: the study, its config, and the usual run provenance."""
+    import subprocess
+
+    from simulator.running.results import provenance
+
+    prov = provenance(seed, {}, players)
+    prov.pop("rules", None)
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd=Path(__file__).resolve().parent,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {
+        "experiment": mod.NAME,
+        "version": mod.VERSION,
+        "size": size,
+        "config": dict(cfg),
+        **prov,
+        "git_commit": commit or None,
+    }
+
+
+def source_hash(mod: ModuleType) -> str:
+    try:
+        return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()[:16]  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return ""
+
+
+def settings_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What differs between a stored experiment run's settings and this one's, in words."""
+    if old.get("experiment") != new["experiment"]:
+        return [f"it is a {old.get('experiment')} run, not {new['experiment']}"]
+    out = []
+    if old.get("version") != new["version"]:
+        out.append(f"it was made by version {old.get('version')} of the experiment, not {new['version']}")
+    if old.get("size") != new["size"]:  # a size is a whole config: say only that
+        flag = "" if old.get("size") == "full" else f" (give --{old.get('size')})"
+        return [*out, f"it is the {old.get('size')} size{flag}, not {new['size']}"]
+    oc, nc = old.get("config", {}), new["config"]
+    for key in sorted(set(oc) | set(nc)):
+        if oc.get(key) != nc.get(key):
+            out.append(f"its {key} is {oc.get(key)}, not {nc.get(key)}")
+    if not out and old.get("code_sha256") != new["code_sha256"]:
+        out.append("the experiment's code has changed since the run started")
+    return out
