@@ -94,6 +94,15 @@ class _Scope:
                         return _Scope(stmt.module).lookup(alias.name)
         raise Unreadable(f"{self.module}: {name} is not a literal")
 
+    def node_of(self, name: str) -> ast.AST:
+        """The expression a module-level ``name = ...`` of this module binds."""
+        for stmt in reversed(self.body):
+            if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+            ):
+                return stmt.value
+        raise Unreadable(f"{self.module}: {name} is not bound at module level")
+
 
 def value(node: ast.AST, scope: _Scope) -> Any:
     """The value of a literal expression: constants, tuples, lists, dicts, names bound to
@@ -226,7 +235,14 @@ def value_nodes(node: ast.AST | None, scope: _Scope) -> list[ast.AST]:
     if node is None:
         return []
     if isinstance(node, ast.Tuple | ast.List):
-        return list(node.elts)
+        out: list[ast.AST] = []
+        for e in node.elts:  # ``(*SHARED, Param(...))``: a shared tuple's items, then the others
+            out += value_nodes(e.value, scope) if isinstance(e, ast.Starred) else [e]
+        return out
+    if isinstance(node, ast.Name):  # a tuple named once and shared by two families
+        return value_nodes(scope.node_of(node.id), scope)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return value_nodes(node.left, scope) + value_nodes(node.right, scope)
     raise Unreadable(f"{scope.module}: line {getattr(node, 'lineno', '?')}: parameters not a literal tuple")
 
 

@@ -10,6 +10,8 @@ choices follow docs/random-streams.md: one ``below(m)`` per choice among
 Each function (but the smallest helpers) is compiled on its own and marked ``forceinline``, so
 the kernel still runs it inline; numba's ``inline="always"`` would instead re-type the whole
 tree of functions at every call site, which cost most of the kernel's compile time.
+The building blocks (a suit, a card of it) are in ``choices.py``; `belief`, compiled only for
+the runs that play it, is in ``belief.py``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.cards import N_RANKS
 from simulator.engine.rng import below_nb
+from simulator.games.gris.belief import belief_nb
+
+# The building blocks live in choices.py; users' strategies import them from here too.
+from simulator.games.gris.choices import (
+    card_of_suit_except_nb,
+    card_of_suit_nb,
+    most_held_nb,
+    pass_avoiding_nb,
+    pass_of_suit_nb,
+    pick_nb,
+)
 from simulator.games.gris.observation import (
     HAND,
     INCOMING,
@@ -26,100 +38,10 @@ from simulator.games.gris.observation import (
     MEMORY,
     MY_PASSES,
     PASSED_SUIT,
-    PASSES,
     RECEIVED_SUIT,
     SUIT_COUNT,
 )
 from strategies.registry import Family, Param, register
-
-NO_SUIT = -1
-
-
-# --- building blocks (RULES.md §5) -------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def nth_flagged_nb(f0, f1, f2, r):
-    """The index of the (r+1)-th set flag among suits 0..3 (flags 0/1; suit 3's is implied)."""
-    return np.int64(f0 <= r) + np.int64(f0 + f1 <= r) + np.int64(f0 + f1 + f2 <= r)
-
-
-@njit(cache=True, forceinline=True)
-def pick_nb(f0, f1, f2, f3, rng):
-    """A uniformly random suit among those flagged (at least one): ``below(number flagged)``
-    when two or more, in suit order."""
-    k = f0 + f1 + f2 + f3
-    r = below_nb(rng, k) if k > 1 else 0
-    return nth_flagged_nb(f0, f1, f2, r)
-
-
-@njit(cache=True, forceinline=True)
-def most_held_nb(obs, leave_out, rng):
-    """The suit held most, not counting card ``leave_out`` (-1: count every card); a tie
-    uniformly at random among the tied suits."""
-    skip = leave_out // N_RANKS if leave_out >= 0 else NO_SUIT
-    c0 = obs[SUIT_COUNT] - np.int64(skip == 0)
-    c1 = obs[SUIT_COUNT + 1] - np.int64(skip == 1)
-    c2 = obs[SUIT_COUNT + 2] - np.int64(skip == 2)
-    c3 = obs[SUIT_COUNT + 3] - np.int64(skip == 3)
-    best = max(max(c0, c1), max(c2, c3))
-    return pick_nb(
-        np.int64(c0 == best), np.int64(c1 == best), np.int64(c2 == best), np.int64(c3 == best), rng
-    )
-
-
-@njit(cache=True, forceinline=True)
-def card_of_suit_nb(obs, suit, count, rng):
-    """A uniformly random card of ``suit`` (``count`` of them in hand): the hand is in
-    ascending code, so the suit's cards follow the cards of the lower suits."""
-    start = (
-        obs[SUIT_COUNT] * np.int64(suit > 0)
-        + obs[SUIT_COUNT + 1] * np.int64(suit > 1)
-        + obs[SUIT_COUNT + 2] * np.int64(suit > 2)
-    )
-    if count > 1:
-        start += below_nb(rng, count)
-    return obs[HAND + start]
-
-
-@njit(cache=True, forceinline=True)
-def card_of_suit_except_nb(obs, suit, count, avoid, rng):
-    """A uniformly random card of ``suit`` other than ``avoid`` (which is one of them)."""
-    start = (
-        obs[SUIT_COUNT] * np.int64(suit > 0)
-        + obs[SUIT_COUNT + 1] * np.int64(suit > 1)
-        + obs[SUIT_COUNT + 2] * np.int64(suit > 2)
-    )
-    i = start + (below_nb(rng, count - 1) if count > 2 else 0)
-    if obs[HAND + i] >= avoid:  # skip over the avoided card
-        i += 1
-    return obs[HAND + i]
-
-
-@njit(cache=True, inline="always")
-def held_or_none_nb(obs, s, target):
-    """Suit ``s``'s count if it is held and not the target, else more than a hand holds."""
-    c = obs[SUIT_COUNT + s]
-    return c if (c > 0) & (s != target) else MAX_HAND + 1
-
-
-@njit(cache=True, forceinline=True)
-def pass_avoiding_nb(obs, target, rng):
-    """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
-    uniformly at random), the card within it uniformly at random; if every card is of the
-    target suit, a uniformly random card."""
-    d0 = held_or_none_nb(obs, 0, target)
-    d1 = held_or_none_nb(obs, 1, target)
-    d2 = held_or_none_nb(obs, 2, target)
-    d3 = held_or_none_nb(obs, 3, target)
-    least = min(min(d0, d1), min(d2, d3))
-    if least > MAX_HAND:
-        return obs[HAND + below_nb(rng, MAX_HAND)]
-    s = pick_nb(
-        np.int64(d0 == least), np.int64(d1 == least), np.int64(d2 == least), np.int64(d3 == least), rng
-    )
-    return card_of_suit_nb(obs, s, least, rng)
-
 
 # --- the shipped strategies ---------------------------------------------------------
 
@@ -189,12 +111,7 @@ def reader_nb(obs, params, rng):
     dump = pick_nb(
         np.int64(w0 == worst), np.int64(w1 == worst), np.int64(w2 == worst), np.int64(w3 == worst), rng
     )
-    count = obs[SUIT_COUNT + dump]
-    incoming = obs[INCOMING]
-    holding = params[3] > 0 and obs[PASSES] < params[4]
-    if holding and count > 1 and incoming >= 0 and incoming // N_RANKS == dump:
-        return card_of_suit_except_nb(obs, dump, count, incoming, rng)
-    return card_of_suit_nb(obs, dump, count, rng)
+    return pass_of_suit_nb(obs, dump, params, rng)
 
 
 @njit(cache=True, forceinline=True)
@@ -214,6 +131,13 @@ def decide_builtin_nb(sid, obs, params, rng):
 # --- the registry entries, in builtin-id order ----------------------------------------
 
 GAME = "gris"
+READER_PARAMS = (
+    Param("flow", -0.1, -5, 5, 0, "score per card of the suit received from the right"),
+    Param("spent", -0.1, -5, 5, 0, "score taken off per card of the suit this player passed"),
+    Param("stick", 1, 0, 5, 0, "bonus for the suit targeted at the previous decision"),
+    Param("hold", 1, 0, 1, 1, "1: keep the card just received when passing its suit"),
+    Param("patience", 40, 0, 10000, 1, "hold only while the round has had fewer passes"),
+)
 
 register(
     Family(
@@ -261,13 +185,7 @@ register(
         GAME,
         "reader",
         reader_nb,
-        (
-            Param("flow", -0.1, -5, 5, 0, "score per card of the suit received from the right"),
-            Param("spent", -0.1, -5, 5, 0, "score taken off per card of the suit this player passed"),
-            Param("stick", 1, 0, 5, 0, "bonus for the suit targeted at the previous decision"),
-            Param("hold", 1, 0, 1, 1, "1: keep the card just received when passing its suit"),
-            Param("patience", 40, 0, 10000, 1, "hold only while the round has had fewer passes"),
-        ),
+        READER_PARAMS,
         """Greedy that remembers what it has seen.  Each suit scores the cards of it in
         hand, plus `flow` for every card of it received from the right this round, minus
         `spent` for every card of it this player has passed, plus `stick` for the suit it
@@ -288,3 +206,40 @@ register(
         builtin_id=3,
     )
 )
+register(
+    Family(
+        GAME,
+        "belief",
+        belief_nb,
+        (
+            *READER_PARAMS,
+            Param("rival", 0.5, 0, 5, 0, "taken off a suit's score per card of it passed and not come back"),
+            Param("feed", 0.5, 0, 5, 0, "a suit is kept by this per card of it gone, given up per card back"),
+        ),
+        """`reader` with a belief over what its neighbours collect, from its own cards.  A
+        card it passed that comes back from the right went past every other seat, so nobody
+        collects its suit; one that has not come back is held by somebody, most often the
+        left neighbour, the first to see it.  A suit loses `rival` per card of it passed
+        away and not come back as a target; among the suits to pass from, each is kept by
+        `feed` per card of it that went away and given up by `feed` per card that came
+        back, so the left neighbour is not fed its suit.  With rival = feed = 0 it is
+        `reader` draw for draw.  It beats `reader` at 4 and 6 seats (docs/search.md).  It is
+        compiled on its first run and kept in the cache, not built into every kernel.""",
+        on_demand=True,
+    )
+)
+
+__all__ = [
+    "READER_PARAMS",
+    "belief_nb",
+    "card_of_suit_except_nb",
+    "card_of_suit_nb",
+    "commit_nb",
+    "decide_builtin_nb",
+    "greedy_nb",
+    "most_held_nb",
+    "pass_avoiding_nb",
+    "pick_nb",
+    "random_nb",
+    "reader_nb",
+]

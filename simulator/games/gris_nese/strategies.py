@@ -10,6 +10,8 @@ of the four in ``HAND``.  Random choices follow docs/random-streams.md: one
 Each function is compiled on its own and marked ``forceinline`` (LLVM's always-inline), so
 the kernel still runs it inline; numba's ``inline="always"`` would instead re-type the whole
 tree of functions at every call site, which cost most of the kernel's compile time.
+The building blocks (a rank group, a card of it, `follow`'s scores) are in ``choices.py``;
+`belief`, compiled only for the runs that play it, is in ``belief.py``.
 """
 
 from __future__ import annotations
@@ -19,79 +21,29 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simulator.engine.rng import below_nb
+from simulator.games.gris_nese.belief import belief_nb
+
+# The building blocks live in choices.py; users' strategies import them from here too.
+from simulator.games.gris_nese.choices import (
+    card_of_group_nb,
+    follow_score_nb,
+    follow_weights_nb,
+    most_held_nb,
+    nth_group_nb,
+    pass_away_nb,
+)
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     HAND,
     HAND_SIZE,
-    MAX_GROUPS,
     MEMORY,
     N_PLAYERS,
-    PASSED_GROUP,
-    RECEIVED_GROUP,
     STEPS,
 )
 from simulator.games.gris_nese.rules import CARD_GROUP
 from strategies.registry import Family, Param, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
-
-
-@njit(cache=True, forceinline=True)
-def nth_group_nb(obs, first, count, skip, k):
-    """The ``k``-th group (from 0, in group order, from ``first`` on, never ``skip``) whose
-    count in hand is ``count``."""
-    for g in range(first, obs[N_PLAYERS]):
-        if g != skip and obs[GROUP_COUNT + g] == count:
-            if k == 0:
-                return g
-            k -= 1
-    return -1
-
-
-@njit(cache=True, forceinline=True)
-def most_held_nb(obs, rng):
-    """The group held most; a tie uniformly at random (RULES.md §5, greedy's target)."""
-    best, tied, first = 0, 0, -1
-    for g in range(obs[N_PLAYERS]):
-        c = obs[GROUP_COUNT + g]
-        if c > best:
-            best, tied, first = c, 1, g
-        elif c == best:
-            tied += 1
-    if tied == 1:
-        return first
-    return nth_group_nb(obs, first, best, -1, below_nb(rng, tied))
-
-
-@njit(cache=True, forceinline=True)
-def card_of_group_nb(obs, rng, group, count):
-    """A uniformly random card of ``group`` (``count`` of them in hand, in ascending code)."""
-    j = below_nb(rng, count) if count > 1 else 0
-    for i in range(HAND_SIZE):
-        c = obs[HAND + i]
-        if CARD_GROUP[c] == group:
-            if j == 0:
-                return c
-            j -= 1
-    return -1
-
-
-@njit(cache=True, forceinline=True)
-def pass_away_nb(obs, rng, target):
-    """RULES.md §5: a card of the non-target group held least (a tie between groups, then the
-    card within the group, uniformly at random); a random card if all are of the target."""
-    least, tied, first = HAND_SIZE + 1, 0, -1
-    for g in range(obs[N_PLAYERS]):
-        c = obs[GROUP_COUNT + g]
-        if c > 0 and g != target:
-            if c < least:
-                least, tied, first = c, 1, g
-            elif c == least:
-                tied += 1
-    if tied == 0:
-        return obs[HAND + below_nb(rng, HAND_SIZE)]
-    group = first if tied == 1 else nth_group_nb(obs, first, least, target, below_nb(rng, tied))
-    return card_of_group_nb(obs, rng, group, least)
 
 
 @njit(cache=True, forceinline=True)
@@ -167,22 +119,6 @@ def commit_nb(obs, params, rng):
 
 
 @njit(cache=True, forceinline=True)
-def follow_weights_nb(obs, params):
-    """``follow``'s weights at this table: what arrives from the right says most when few
-    ranks are in play, what was passed on and loyalty matter more when many are."""
-    m = obs[N_PLAYERS]
-    few = (MAX_GROUPS - m) / (MAX_GROUPS - 3.0)  # 1 with three ranks in play, 0 with eight
-    return params[0] * few, params[1] * (1.0 - few), params[2] * min(1.0, (m - 3) / 2.0)
-
-
-@njit(cache=True, forceinline=True)
-def follow_score_nb(obs, g, current, w_received, w_passed, w_stick):
-    """How much ``follow`` wants to collect group ``g`` (see the registry entry)."""
-    score = obs[GROUP_COUNT + g] + w_received * obs[RECEIVED_GROUP + g] + w_passed * obs[PASSED_GROUP + g]
-    return score + w_stick if g == current else score
-
-
-@njit(cache=True, forceinline=True)
 def scored_group_nb(obs, rng, value, tied, skip, current, w_received, w_passed, w_stick):
     """A held group (not ``skip``) whose score is ``value``; ``tied`` of them, one at random."""
     k = below_nb(rng, tied) if tied > 1 else 0
@@ -241,6 +177,11 @@ def decide_builtin_nb(sid, obs, params, rng):
 # --- the registry entries, in builtin-id order --------------------------------
 
 GAME = "gris-nese"
+FOLLOW_PARAMS = (
+    Param("follow", 0.5, -4, 4, 0, "score of each card of a rank received from the right"),
+    Param("spent", -1.0, -4, 4, 0, "score of each card of a rank this player passed on"),
+    Param("stick", 1.0, 0, 4, 0, "bonus for the rank chosen at the previous step"),
+)
 
 register(
     Family(
@@ -284,11 +225,7 @@ register(
         GAME,
         "follow",
         follow_nb,
-        (
-            Param("follow", 0.5, -4, 4, 0, "score of each card of a rank received from the right"),
-            Param("spent", -1.0, -4, 4, 0, "score of each card of a rank this player passed on"),
-            Param("stick", 1.0, 0, 4, 0, "bonus for the rank chosen at the previous step"),
-        ),
+        FOLLOW_PARAMS,
         """Collect what the player on the right lets through, and stay on course.  Every
         rank held gets a score: the cards of it in hand, plus a weight for each card of it
         received from the right this round (that player is not collecting it, so more may
@@ -306,3 +243,41 @@ register(
         builtin_id=3,
     )
 )
+register(
+    Family(
+        GAME,
+        "belief",
+        belief_nb,
+        (
+            *FOLLOW_PARAMS,
+            Param("rival", 0.5, 0, 4, 0, "taken off a rank's score per card of it passed and not come back"),
+            Param("feed", 0.5, 0, 4, 0, "a rank is kept by this per card of it gone, given up per card back"),
+        ),
+        """`follow` with a belief over what its neighbours collect, from its own cards.  A
+        card it laid down that comes back from the right went past every other seat, so
+        nobody collects its rank; one that has not come back is held by somebody, most
+        often the left neighbour.  A rank loses `rival` per card of it passed away and not
+        come back as a target; among the ranks to pass from, each is kept by `feed` per
+        card of it that went away and given up by `feed` per card that came back.  With
+        rival = feed = 0 it is `follow` draw for draw.  It beats `follow` at 4 seats and
+        plays as `follow` at 6 (docs/search.md).  It is compiled on its first run and kept
+        in the cache, not built into every kernel.""",
+        on_demand=True,
+    )
+)
+
+__all__ = [
+    "FOLLOW_PARAMS",
+    "belief_nb",
+    "card_of_group_nb",
+    "commit_nb",
+    "decide_builtin_nb",
+    "follow_nb",
+    "follow_score_nb",
+    "follow_weights_nb",
+    "greedy_nb",
+    "most_held_nb",
+    "nth_group_nb",
+    "pass_away_nb",
+    "random_nb",
+]
