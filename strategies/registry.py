@@ -12,7 +12,7 @@ import hashlib
 import inspect
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,10 +25,12 @@ from strategies.params import (  # noqa: F401  (re-exported: the registry's name
     HUMAN_PARAMS,
     MAX_PARAMS,
     PARAM_ROW,
+    SALT_AT,
     SLIP,
     SLIP_AT,
     Param,
     format_value,
+    row_salt,
 )
 
 
@@ -78,12 +80,19 @@ class Family:
 @dataclass(frozen=True)
 class Player:
     """A family with its parameter values, and how human it plays: ``forget`` and ``slip``
-    (both 0 for the plain strategy, which then plays bit-identically to the family alone)."""
+    (both 0 for the plain strategy, which then plays bit-identically to the family alone).
+
+    ``salt`` is not part of the strategy: it is the copy number a comparison gives the
+    second, third... copy of a strategy it was given more than once (1, 2...), so that each
+    copy draws its random choices from a stream of its own (docs/random-streams.md).  With
+    salt 0, as everywhere else, the player draws exactly as it always has.  The spec does
+    not show it."""
 
     family: Family
     values: tuple[float, ...] = field(default=())
     forget: float = 0.0
     slip: float = 0.0
+    salt: int = 0
 
     @property
     def human(self) -> bool:
@@ -109,17 +118,25 @@ class Player:
 
     @property
     def plain(self) -> Player:
-        """The same strategy with perfect memory and no slips."""
-        return Player(self.family, self.values)
+        """The same strategy with perfect memory and no slips (and the same copy salt)."""
+        return Player(self.family, self.values, salt=self.salt)
+
+    def copy_number(self, salt: int) -> Player:
+        """The same player as copy ``salt`` of a strategy given more than once (0: the first)."""
+        if not isinstance(salt, int) or isinstance(salt, bool) or not 0 <= salt < 1 << 32:
+            raise ValueError(f"a copy salt is a whole number from 0 to 2**32 - 1, not {salt!r}")
+        return replace(self, salt=salt)
 
     @property
     def params(self) -> np.ndarray:
         """The parameter row the kernels read (``PARAM_ROW`` values: the strategy's own,
-        padded with 0, then ``forget`` at ``FORGET_AT`` and ``slip`` at ``SLIP_AT``)."""
+        padded with 0, then ``forget`` at ``FORGET_AT``, ``slip`` at ``SLIP_AT`` and the
+        copy salt at ``SALT_AT``)."""
         out = np.zeros(PARAM_ROW, dtype=np.float64)
         out[: len(self.values)] = self.values
         out[FORGET_AT] = self.forget
         out[SLIP_AT] = self.slip
+        out[SALT_AT] = self.salt
         return out
 
     def __str__(self) -> str:

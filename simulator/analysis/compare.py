@@ -13,6 +13,14 @@ reaction times and the same per-seat random streams (``docs/random-streams.md``)
   there are exactly as many candidates as seats and no field is given, they
   are all seated together in every rotation instead.
 
+**A strategy given more than once** (an A/A comparison) is numbered by position
+(``random #1``, ``random #2``), and copy ``k`` (counting from 0) plays with copy salt
+``k`` (docs/random-streams.md): the first copy draws exactly as the strategy alone would,
+and every later one draws its random choices from a stream of its own.  So two copies of
+a deterministic strategy still play identical games, and two copies of a randomised one
+(``random``, or any strategy with ``slip`` or ``forget`` above 0) differ by chance only,
+as two independent players would: such a comparison rejects at the nominal rate.
+
 ``--rounds N`` / ``--matches N`` counts deals (game indices); each is played
 once per seating, so ``N × seatings`` games are simulated.
 
@@ -65,6 +73,7 @@ from simulator.analysis.compare_seatings import (
     _field_keyword,
     _field_player,
     candidate_profiles,
+    copy_salts,
     label,
     make_design,
     position_labels,
@@ -212,8 +221,11 @@ def compare_setup(
     """
     g, table, cands = setup.game, setup.table, list(setup.players)
     profiles = candidate_profiles(g, table, reactions, len(cands))
-    # A strategy given twice is an A/A comparison: its copies are told apart by position.
-    specs = position_labels([label(p.spec, prof) for p, prof in zip(cands, profiles)])
+    # A strategy given twice is an A/A comparison: its copies are told apart by position,
+    # and each later copy draws its random choices from a stream of its own (copy_salts).
+    names = [label(p.spec, prof) for p, prof in zip(cands, profiles)]
+    specs = position_labels(names)
+    cands = [p.copy_number(salt) if salt else p for p, salt in zip(cands, copy_salts(names))]
     field_player = _field_player(g, table, field, len(cands))
     base_idx = _baseline_index(g, baseline, specs)
     design = make_design(table.n_seats, len(cands), field_player is not None)

@@ -148,6 +148,18 @@ def position_labels(names: Sequence[str]) -> list[str]:
     return out
 
 
+def copy_salts(names: Sequence[str]) -> list[int]:
+    """Each candidate's position among the candidates of its name, from 0: the copy salt
+    that gives each later copy of a repeated strategy decision streams of its own
+    (``["a", "a", "b", "a"]`` gives ``[0, 1, 0, 2]``; docs/random-streams.md)."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        out.append(seen.get(n, 0))
+        seen[n] = out[-1] + 1
+    return out
+
+
 def unnumbered(name: str) -> str:
     """A candidate's name without its copy number: ``threshold:k=4 #2`` gives ``threshold:k=4``."""
     head, mark, tail = name.rpartition(COPY_MARK)

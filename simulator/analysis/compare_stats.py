@@ -189,19 +189,55 @@ def _difference_row(
     }
 
 
+def holm(p_values: Sequence[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down correction: which p-values are rejected at family-wise level
+    ``alpha``, and the corrected p-values, in the order given.
+
+    The same operations in the same order as statsmodels'
+    ``multipletests(p_values, alpha, method="holm")`` (the same doubles; a test checks
+    it), without the garbage collection that call makes every time, which cost a small
+    comparison most of its run time.
+
+    Parameters
+    ----------
+    p_values
+        The uncorrected p-values.
+    alpha
+        The family-wise level (0.05 for the 95% level).
+
+    Returns
+    -------
+    reject, corrected
+        Boolean and float arrays, one entry per p-value.
+    """
+    p = np.asarray(p_values)
+    order = np.argsort(p)
+    p = np.take(p, order)
+    n = len(p)
+    not_reject = p > alpha / np.arange(n, 0, -1)
+    nr_index = np.nonzero(not_reject)[0]
+    first = len(p) if nr_index.size == 0 else np.min(nr_index)
+    not_reject[first:] = True
+    reject = ~not_reject
+    corrected = np.maximum.accumulate(p * np.arange(n, 0, -1))
+    corrected[corrected > 1] = 1
+    out_p, out_reject = np.empty_like(corrected), np.empty_like(reject)
+    out_p[order] = corrected
+    out_reject[order] = reject
+    return out_reject, out_p
+
+
 def _holm(rows: list[dict[str, Any]], base: int) -> None:
     """Holm-correct the p-values of the tested differences in ``rows`` (in place); a
     difference that was not tested (fewer than 2 deals) gets ``p_holm`` None and is never
     significant."""
-    from statsmodels.stats.multitest import multipletests
-
     tested = [c for c, r in enumerate(rows) if c != base and r.get("p_value") is not None]
     for c, r in enumerate(rows):
         if c != base:
             r["p_holm"], r["significant"] = None, False
     if not tested:
         return
-    reject, p_holm, _, _ = multipletests([rows[c]["p_value"] for c in tested], alpha=1 - LEVEL, method="holm")
+    reject, p_holm = holm([rows[c]["p_value"] for c in tested], alpha=1 - LEVEL)
     for i, c in enumerate(tested):
         rows[c]["p_holm"] = float(p_holm[i])
         rows[c]["significant"] = bool(reject[i])

@@ -31,15 +31,30 @@ def diff_unit(f: Field, unit: str) -> str:
     return "percentage points" if f.kind == "rate" else f.unit_text(unit)
 
 
+#: the p-value and variance-reduction cells of a candidate whose difference to the baseline
+#: is exactly 0 on every deal (two copies of a deterministic strategy): nothing was tested
+IDENTICAL = "identical"
+
+
+def identical(r: dict) -> bool:
+    """Whether a candidate's row shows no difference at all: exactly 0 on every deal."""
+    return bool(r.get("same_every_deal")) and r.get("diff") == 0
+
+
 def compare_cells(
     f: Field, r: dict, name: str, is_base: bool, narrow: bool = False, places: int | None = None
 ) -> list[str]:
     """Value, paired difference, Holm p-value and variance reduction of one candidate
-    (``narrow``: each interval under its value; ``places``: the value column's decimals)."""
+    (``narrow``: each interval under its value; ``places``: the value column's decimals).
+    A candidate that did exactly as the baseline on every deal says :data:`IDENTICAL` in
+    the p-value and variance-reduction cells rather than a p-value of 1."""
     shown = formatting.rate if f.kind == "rate" else formatting.mean
     value = shown(r[name], r.get(f"{name}_ci"), decimals=places)
     if is_base:
         cells = [value, "(baseline)", "", ""]
+    elif identical(r):
+        d = formatting.diff(r["diff"], r.get("diff_ci"), percent=f.kind == "rate")
+        cells = [value, d, IDENTICAL, IDENTICAL]
     else:
         d = formatting.diff(r["diff"], r.get("diff_ci"), percent=f.kind == "rate")
         vr = r.get("variance_reduction")  # None when the paired difference has no spread

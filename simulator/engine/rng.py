@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine import cache  # noqa: F401  (first: numba caches this module's code with the package digest)
+from strategies.params import SALT_AT
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -31,6 +32,7 @@ DEAL = 1  # the shuffle of one deal
 DECIDE = 2  # one seat's strategy decisions in one deal
 REACT = 3  # one seat's reaction time in one round (Gris games)
 DEALER = 4  # the match's first dealer
+COPY = 5  # the tag that salts a DECIDE key: a later copy of a strategy in a comparison
 
 _U64_GOLDEN = np.uint64(GOLDEN)
 _U64_MIX1 = np.uint64(MIX1)
@@ -55,11 +57,25 @@ def stream_key(seed: int, game: int, kind: int, round_: int = 0, seat: int = 0) 
     return mix64(mix64(mix64(seed + GOLDEN) ^ game) ^ purpose)
 
 
-class Stream:
-    """One random stream in plain Python; draws exactly as the ``*_nb`` functions."""
+def salted(key: int, salt: int) -> int:
+    """``key`` for a strategy's copy number ``salt`` (0: the key itself, unchanged).
 
-    def __init__(self, seed: int, game: int, kind: int, round_: int = 0, seat: int = 0):
-        self.state = stream_key(seed, game, kind, round_, seat)
+    A strategy given more than once in a comparison plays its second, third... copy with
+    salt 1, 2...: the copy draws its decisions from ``mix64(key ^ (COPY << 56 | salt))``,
+    a stream of its own, instead of repeating the first copy's draws."""
+    if salt == 0:
+        return key
+    return mix64(key ^ ((COPY << 56) | salt))
+
+
+class Stream:
+    """One random stream in plain Python; draws exactly as the ``*_nb`` functions.
+
+    ``salt`` (a copy's number, :func:`salted`) moves a DECIDE stream to the copy's own;
+    0 keeps the stream ``(seed, game, kind, round, seat)`` as it is."""
+
+    def __init__(self, seed: int, game: int, kind: int, round_: int = 0, seat: int = 0, salt: int = 0):
+        self.state = salted(stream_key(seed, game, kind, round_, seat), salt)
 
     def next_u64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64
@@ -126,6 +142,30 @@ def stream_key_at_nb(base, kind, round_, seat):
     """The starting state of stream ``(kind, round_, seat)`` of the game whose base is ``base``."""
     purpose = (np.uint64(kind) << np.uint64(56)) | (np.uint64(round_) << np.uint64(8)) | np.uint64(seat)
     return mix64_nb(base ^ purpose)
+
+
+@njit(cache=True, inline="always")
+def salted_nb(key, salt):
+    """:func:`salted` in jitted code: ``key`` itself for salt 0, else the copy's own key."""
+    if salt == 0:
+        return key
+    return mix64_nb(key ^ ((np.uint64(COPY) << np.uint64(56)) | np.uint64(salt)))
+
+
+@njit(cache=True, inline="always")
+def row_salt_nb(row, width):
+    """The copy salt of a parameter row ``width`` wide (``SALT_AT``; 0 when narrower)."""
+    if width > SALT_AT:
+        return np.uint64(np.int64(row[SALT_AT]))
+    return np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def seat_salt_nb(params, seat, width):
+    """The copy salt of row ``seat`` of a parameter matrix ``width`` wide (0 when narrower)."""
+    if width > SALT_AT:
+        return np.uint64(np.int64(params[seat, SALT_AT]))
+    return np.uint64(0)
 
 
 @njit(cache=True, inline="always")

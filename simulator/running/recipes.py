@@ -137,6 +137,8 @@ class PlayRecipe(Recipe):
     seed: int
     records: bool
     plugins: tuple[PluginFile, ...] = ()
+    #: Each player's copy salt (strategies.registry.Player.salt), or () when all are 0.
+    salts: tuple[int, ...] = ()
 
     @classmethod
     def of(
@@ -153,11 +155,14 @@ class PlayRecipe(Recipe):
             int(seed),
             bool(records),
             shippable_plugins(players, plugins),
+            tuple(p.salt for p in players) if any(p.salt for p in players) else (),
         )
 
     def key(self) -> str:
         text = repr((self.game, self.rules, self.n_seats, self.reaction, self.specs, self.source_hashes))
         text += repr((self.unit, self.seed, self.records, tuple(p.sha256 for p in self.plugins)))
+        if self.salts:  # no salts: the key it always had
+            text += repr(self.salts)
         return "play-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
     def players(self) -> list[Player]:
@@ -175,6 +180,8 @@ class PlayRecipe(Recipe):
                 f"strategy {changed[0].spec!r} on this worker is not the one the run was started with "
                 "(install the same kortsim and strategy files on every worker)"
             )
+        if self.salts:
+            players = [p.copy_number(salt) for p, salt in zip(players, self.salts)]
         return players
 
     def _changed(self, players: list[Player]) -> list[Player]:

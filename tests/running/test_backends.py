@@ -35,6 +35,7 @@ from simulator.running.backends import (
 )
 from simulator.running.records import read_records
 from simulator.running.results import TIMING_FIELDS
+from simulator.running.runner import BlockRunner
 from strategies.registry import Family, families, parse_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,6 +135,23 @@ def test_a_recipe_rebuilds_the_runner_of_its_settings():
     fn = recipe.build()
     expected = simulate("spokelse", ["threshold:k=4", "passive"], rounds=3000, seed=9, rules={"jack": "11"})
     assert np.array_equal(fn(0, 3000).agg, expected.aggregates)
+
+
+def test_a_recipe_keeps_the_copy_salts_of_its_players():
+    """A later copy of a strategy in a comparison keeps its copy salt on a worker (its own
+    decision streams, docs/random-streams.md); a recipe without salts has the key it had."""
+    g = resolve_game("gris")
+    table = make_table(g, None, 4)
+    plain = [parse_spec("random", "gris")] * 2
+    salted = [plain[0], plain[1].copy_number(1)]
+    recipe = PlayRecipe.of(table, salted, "round", 9, records=True)
+    assert recipe.salts == (0, 1) and [p.salt for p in recipe.players()] == [0, 1]
+    unsalted = PlayRecipe.of(table, plain, "round", 9, records=True)
+    assert unsalted.salts == () and unsalted.key() != recipe.key()
+    seats = [salted[0], salted[1], salted[0], salted[1]]
+    local = BlockRunner(table, seats, "round", 9).records(0, 200)
+    assert np.array_equal(PlayRecipe.of(table, seats, "round", 9, records=True).build()(0, 200).rec, local)
+    assert not np.array_equal(BlockRunner(table, [plain[0]] * 4, "round", 9).records(0, 200), local)
 
 
 def test_host_of_an_address():

@@ -32,6 +32,8 @@ from simulator.engine.rng import (
     DECIDE,
     REACT,
     lognormal_at_nb,
+    row_salt_nb,
+    salted_nb,
     shuffle_nb,
     stream_base_nb,
     stream_key_at_nb,
@@ -202,8 +204,9 @@ def play_round_nb(
     stalled = 0
     # RULES.md §1: several players dealt a complete five-card hand all signal together.
     if dealt_signallers_nb(obs, n, six, signallers) == 0:
-        for s in range(n):
-            rng[1 + s] = stream_key_at_nb(base, DECIDE, deal, s)
+        for s in range(n):  # docs/random-streams.md: a copy's salt moves its stream (0: as keyed)
+            salt = row_salt_nb(params_row_nb(params_at, s, width), width)
+            rng[1 + s] = salted_nb(stream_key_at_nb(base, DECIDE, deal, s), salt)
         p = six  # RULES.md §1: the holder of six cards passes first
         while True:
             row = obs_row_nb(obs_at, p)

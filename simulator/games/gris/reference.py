@@ -59,6 +59,7 @@ from simulator.games.gris.reference_table import (
     decide_streams,
     first_dealer,
     left_of,
+    player_salts,
     shuffle_deck,
     six_card_seat,
 )
@@ -112,6 +113,7 @@ __all__ = [
     "play_round",
     "play_round_from_deck",
     "play_turn",
+    "player_salts",
     "returns_to_stock",
     "shuffle_deck",
     "signals",
@@ -301,7 +303,9 @@ def play_round_from_deck(
     if len(prof) != n:
         raise ValueError(f"{len(prof)} reaction profiles for {n} players")
     hands_dealt = tuple(tuple(h) for h in table.hands)
-    signallers, stalled = play_deal(table, players, decide_streams(seed, game, deal, n), stall_cap)
+    signallers, stalled = play_deal(
+        table, players, decide_streams(seed, game, deal, n, player_salts(players)), stall_cap
+    )
     if stalled:
         times: tuple[float, ...] = ()
         loser = -1  # RULES.md §1: a stalled round gives no letter

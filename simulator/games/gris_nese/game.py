@@ -311,7 +311,7 @@ class GrisNese(Game):
         seats = list(range(n))
         hands = reference.deal_hands(reference.shuffle_cards(seed, game_index, 0, n), n)
         t = reference.new_table(table.rules, seats, hands)
-        rngs = reference.decide_streams(seed, game_index, 0, seats)
+        rngs = reference.decide_streams(seed, game_index, 0, seats, reference.player_salts(players))
         states = []
         while True:
             states.append({f"hand {s}": list(h) for s, h in enumerate(t.hands)})

@@ -19,16 +19,16 @@ from numba import njit
 
 from simulator.engine.rng import below_nb, uniform_nb
 from simulator.games.gris_nese.observation import HAND_SIZE, N_PLAYERS, PASSED_GROUP, RECEIVED_GROUP
-from strategies.registry import FORGET_AT, PARAM_ROW, SLIP_AT
+from strategies.registry import FORGET_AT, SLIP_AT
 
 
 @njit(cache=True, inline="always")
 def plays_human_nb(params):
     """True when a seat of the table forgets or slips (``params``: one row per seat).  Read
     once for a whole chunk of games, so that a table of plain players never reaches
-    :func:`human_turn_nb`.  A row narrower than ``PARAM_ROW`` holds no ``forget`` or
+    :func:`human_turn_nb`.  A row too narrow to reach ``SLIP_AT`` holds no ``forget`` or
     ``slip``: it plays plain (and nothing past its end is read)."""
-    if params.shape[1] < PARAM_ROW:
+    if params.shape[1] <= SLIP_AT:
         return False
     return (params[:, FORGET_AT] > 0.0).any() or (params[:, SLIP_AT] > 0.0).any()
 

@@ -27,6 +27,8 @@ from simulator.engine.rng import (
     DECIDE,
     REACT,
     lognormal_at_nb,
+    row_salt_nb,
+    salted_nb,
     shuffle_nb,
     stream_base_nb,
     stream_key_at_nb,
@@ -135,8 +137,9 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     params_at, obs_at, rng_at = at[1], at[6], at[12]
     base = stream_base_nb(seed, game)  # docs/random-streams.md: every stream of this game from it
     rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
-    for i in range(m):
-        rng[1 + i] = stream_key_at_nb(base, DECIDE, deal, seats[i])
+    for i in range(m):  # docs/random-streams.md: a copy's salt moves its stream (0: as keyed)
+        salt = row_salt_nb(float64_at(params_at + seats[i] * (width * 8), (width,)), width)
+        rng[1 + i] = salted_nb(stream_key_at_nb(base, DECIDE, deal, seats[i]), salt)
     shuffle_nb(uint64_at(rng_at, (1,)), int64_at(at[7], (HAND_SIZE * m,)))
     deal_nb(obs, perm, m, seats)
     # RULES.md §2: hands are checked after the deal and after every pass step.

@@ -60,6 +60,7 @@ from simulator.games.gris_nese.reference_table import (
     group_of,
     left_of,
     new_table,
+    player_salts,
     rank_groups,
     shuffle_cards,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "play_from_hands",
     "play_match",
     "play_round",
+    "player_salts",
     "rank_groups",
     "reaction_draws",
     "shuffle_cards",
@@ -213,7 +215,7 @@ def finish_round(
 ) -> RoundRecord:
     """Play ``table`` from where it stands to the end of the round."""
     hands_dealt = tuple(tuple(sorted(h)) for h in table.hands)
-    rngs = decide_streams(seed, game, deal, table.seats)
+    rngs = decide_streams(seed, game, deal, table.seats, player_salts(players))  # a copy's own streams
     # RULES.md §2: hands are checked after the deal and after every pass step
     signals = signalling(table)
     while not any(signals):

@@ -26,13 +26,13 @@ import numpy as np
 from simulator.engine.rng import GOLDEN, MASK64, mix64
 from simulator.games.gris_nese.observation import HAND_SIZE
 from simulator.games.gris_nese.reference_table import Table
-from strategies.registry import FORGET_AT, PARAM_ROW, SLIP_AT
+from strategies.registry import FORGET_AT, SLIP_AT
 
 
 def human_values(params: np.ndarray) -> tuple[float, float]:
-    """``(forget, slip)`` of a parameter row; a row narrower than ``PARAM_ROW`` has neither
-    and plays plain, as in the kernel."""
-    if len(params) < PARAM_ROW:
+    """``(forget, slip)`` of a parameter row; a row too narrow to reach ``SLIP_AT`` has
+    neither and plays plain, as in the kernel."""
+    if len(params) <= SLIP_AT:
         return 0.0, 0.0
     return float(params[FORGET_AT]), float(params[SLIP_AT])
 

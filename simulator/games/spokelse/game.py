@@ -252,7 +252,7 @@ class Spokelse(Game):
         from simulator.engine.cards import N_CARDS
 
         t = reference.deal_cards(table.rules, reference.shuffle_deck(seed, game_index), dealer=1)
-        rngs = reference.decide_streams(seed, game_index)
+        rngs = reference.decide_streams(seed, game_index, 0, reference.player_salts(players))
         states = []
         while True:
             places = {"ghosts": list(t.ghosts), "discard pile": list(t.discard), "stock": list(t.stock)}

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.chunks import ChunkedBlock, chunk_njit
-from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.engine.rng import DEAL, DECIDE, salted_nb, seat_salt_nb, stream_base_nb, stream_key_at_nb
 from simulator.engine.unmanaged import (
     address,
     float64_at,
@@ -169,8 +169,9 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
     rng = uint64_at(at[12], (3,))
     base = stream_base_nb(seed, game)  # shared by the round's three streams
     rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
-    rng[1] = stream_key_at_nb(base, DECIDE, deal, 0)
-    rng[2] = stream_key_at_nb(base, DECIDE, deal, 1)
+    # docs/random-streams.md: a seat's DECIDE stream, moved to a copy's own by its salt (0: as keyed)
+    rng[1] = salted_nb(stream_key_at_nb(base, DECIDE, deal, 0), seat_salt_nb(params, 0, n_params))
+    rng[2] = salted_nb(stream_key_at_nb(base, DECIDE, deal, 1), seat_salt_nb(params, 1, n_params))
     deal_with_nb(rng, deck, slot, ghost, dealer, pile)  # the pile is empty until the deal is done
     pile[0] = deck[10]
     n_pile = 1

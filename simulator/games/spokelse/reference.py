@@ -60,6 +60,7 @@ from simulator.games.spokelse.reference_table import (
     decide_streams,
     look_at_slot,
     other,
+    player_salts,
     shuffle_deck,
 )
 from simulator.games.spokelse.reference_view import (
@@ -108,6 +109,7 @@ __all__ = [
     "play_match",
     "play_round",
     "play_turn",
+    "player_salts",
     "points",
     "round_over",
     "score_half",
@@ -259,7 +261,7 @@ def play_round(
     )
     initial_slots = (tuple(table.slots[0]), tuple(table.slots[1]))
     initial_discard = table.discard[-1]
-    rngs = decide_streams(seed, game, deal)
+    rngs = decide_streams(seed, game, deal, player_salts(players))  # a copy's own streams
     # Turns: the non-dealer first, alternating, until the stock is empty (or the cap)
     while not round_over(table):
         play_turn(table, players, rngs)

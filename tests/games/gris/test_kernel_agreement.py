@@ -476,3 +476,26 @@ def test_kernel_fills_every_observation_field_like_the_reference_when_players_fo
             )
             changed += rec.events != before.events
     assert changed > 0  # the digest saw what was forgotten, or slipped
+
+
+# --- a later copy of a strategy in a comparison (its copy salt, docs/random-streams.md) ------
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.circulation)
+@pytest.mark.parametrize("n", SEAT_COUNTS)
+def test_kernel_plays_the_reference_round_with_salted_seats(n: int, rules: Rules) -> None:
+    """Copies of one strategy with salts 0, 1, 2... around the table, plain, slipping and
+    forgetting; the salts change the rounds (the same seats unsalted play otherwise)."""
+    cap = 1_000 if rules.circulation == "off" else STALL_CAP
+    changed = 0
+    for k, (spec, (forget, slip)) in enumerate(
+        itertools.product(("random", "greedy", "commit:after=1"), HUMAN[:3])
+    ):
+        copies = [human(PLAYERS[spec], forget, slip).copy_number(s % 3) for s in range(n)]
+        beside = [copies[0].copy_number(1), *[PLAYERS["greedy"]] * (n - 1)]
+        for table in (copies, beside):
+            where = dict(seed=(977 * k + n) * 2654435761 % 2**63, game=k + 31 * n, deal=k % 4, dealer=k % n)
+            rec = assert_same_round(table, rules, **where, stall_cap=cap)
+            before = play_round(rules, [p.copy_number(0) for p in table], **where, stall_cap=cap)
+            changed += rec.events != before.events
+    assert changed > 0

@@ -378,3 +378,33 @@ def test_kernel_fills_every_observation_field_like_the_reference(
             )
             passes += rec.passes
     assert passes > 50
+
+
+# --- a later copy of a strategy in a comparison (its copy salt, docs/random-streams.md) --------
+
+
+@pytest.mark.parametrize("n", range(3, 9))
+def test_kernel_plays_the_reference_game_with_salted_seats(n: int) -> None:
+    """Copies of one strategy with salts 0, 1, 2... (plain, slipping and forgetting) at the
+    full table and at remaining seats, and in whole matches; the salts change the games."""
+    changed = 0
+    for k, spec in enumerate(("random", "greedy:slip=0.3", "commit:after=1,forget=0.4,slip=0.1")):
+        players = [parse_spec(spec, GAME).copy_number(s % 3) for s in range(n)]
+        sids = [sid_of(p) for p in players]
+        unsalted = [p.copy_number(0) for p in players]
+        for j, (seed, game, deal) in enumerate(cases(6, n + k)):
+            seats = list(range(n)) if j % 2 or n == 3 else [s for s in range(n) if s != j % n]
+            where = dict(seed=seed, game=game, deal=deal, seats=seats)
+            rec = assert_same_round(players, sids, Rules(MARGINS[j % 3]), **where)
+            before = play_round(Rules(MARGINS[j % 3]), unsalted, **where, profiles=[DEFAULT] * n)
+            changed += rec.events != before.events
+        profiles = [DEFAULT] * n
+        for game in range(2):
+            rec = play_match(Rules(), players, seed=n, game=game, profiles=profiles)
+            abandoned, rounds, _, _, deals, places = kernel_match(
+                players, Rules(), profiles, n, game, STALL_CAP
+            )
+            assert (bool(abandoned), rounds, deals) == (rec.abandoned, rec.counted_rounds, len(rec.rounds))
+            if not rec.abandoned:
+                assert places == rec.places
+    assert changed > 0

@@ -382,3 +382,34 @@ def test_search_forgetting_and_slipping_plays_the_reference_game(search_trace: C
             for match_play in (False, True):
                 assert_same_round(players, sids, Rules(), seed=seed, game=game, deal=deal, dealer=1,
                                   match_play=match_play, trace=search_trace)  # fmt: skip
+
+
+# A later copy of a strategy in a comparison draws from a DECIDE stream of its own (its copy
+# salt, docs/random-streams.md): (spec, salt) of each seat.
+SALTED = (
+    (("random", 1), ("random", 0)),
+    (("random", 2), ("random", 1)),
+    (("expect:slip=0.1,forget=0.1", 3), ("threshold:k=4,slip=0.2", 0)),
+    (("search:samples=4,slip=0.1", 1), ("expect", 0)),
+)
+
+
+@pytest.mark.parametrize("seats", SALTED, ids=lambda s: f"{s[0][0]}#{s[0][1]}-{s[1][0]}#{s[1][1]}")
+def test_a_salted_copy_plays_the_reference_game(search_trace: Callable, seats) -> None:
+    """Move by move, in both seats; and a salt changes the games (the same seats unsalted
+    play otherwise), so the salt is applied, by both, rather than ignored by both."""
+    me, opp = (parse_spec(spec, "spokelse").copy_number(salt) for spec, salt in seats)
+    search = me.family.builtin_id is None
+    differs = 0
+    for players in ((me, opp), (opp, me)):
+        sids = tuple(int(p is opp) if search else sid_of(p) for p in players)
+        for i, (rules, dealer, match_play) in enumerate(itertools.product(JACKS, (0, 1), (False, True))):
+            for seed, game, deal in CASES[i % 3 :: 6 if search else 3]:
+                kw = {"seed": seed, "game": game, "deal": deal, "dealer": dealer, "match_play": match_play}
+                trace = search_trace if search else kernel.trace_round_nb
+                rec = assert_same_round(players, sids, rules, trace=trace, **kw)
+                unsalted = tuple(p.copy_number(0) for p in players)
+                base = play_round(rules, unsalted, seed=seed, game=game, deal=deal, dealer=dealer,
+                                  match_play=match_play)  # fmt: skip
+                differs += reference_rows(rec) != reference_rows(base)
+    assert differs > 0
