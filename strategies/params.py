@@ -13,24 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+# The parameter row's layout is the engine's (the random streams read the salt from it);
+# named here too, where strategies and their specs have always found it.
+from simulator.engine.param_row import FORGET_AT, MAX_PARAMS, PARAM_ROW, SALT_AT, SLIP_AT, row_salt
 from simulator.errors import SpecError
-
-MAX_PARAMS = 8
-#: Every player's parameter row: the strategy's own MAX_PARAMS values, then the two human
-#: parameters every strategy takes (``forget`` and ``slip``, docs/human-players.md), which the
-#: engine applies around the strategy, not the strategy itself, then the copy salt: 0, or the
-#: position of a later copy of a strategy given more than once in a comparison, whose
-#: decisions then draw from a stream of their own (docs/random-streams.md).  A row narrower
-#: than ``PARAM_ROW`` has salt 0.
-FORGET_AT = MAX_PARAMS
-SLIP_AT = MAX_PARAMS + 1
-SALT_AT = MAX_PARAMS + 2
-PARAM_ROW = MAX_PARAMS + 3
-
-
-def row_salt(row: Any) -> int:
-    """The copy salt of a parameter row (0 for a row narrower than ``PARAM_ROW``)."""
-    return int(row[SALT_AT]) if len(row) > SALT_AT else 0
 
 
 @dataclass(frozen=True)
@@ -112,3 +98,18 @@ HUMAN_PARAMS = (FORGET, SLIP)
 
 def format_value(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+__all__ = [
+    "FORGET",
+    "FORGET_AT",
+    "HUMAN_PARAMS",
+    "MAX_PARAMS",
+    "PARAM_ROW",
+    "SALT_AT",
+    "SLIP",
+    "SLIP_AT",
+    "Param",
+    "format_value",
+    "row_salt",
+]

@@ -46,7 +46,7 @@ SHARED_SOURCES = (
     "simulator/engine/fields.py",  # imported by layout.py
     "simulator/engine/chunks.py",  # the chunk kernels' compile options
     "simulator/games/actions.py",
-    "strategies/params.py",  # the parameter row's layout (FORGET_AT, SLIP_AT, SALT_AT), frozen in
+    "simulator/engine/param_row.py",  # the parameter row's layout (FORGET_AT, SLIP_AT, SALT_AT), frozen in
 )
 #: Files of a game's folder that jitted code is never compiled from (the table modules
 #: of ``kortsim play`` are plain Python over the reference).

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine import cache  # noqa: F401  (first: numba caches this module's code with the package digest)
-from strategies.params import SALT_AT
+from simulator.engine.param_row import SALT_AT
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

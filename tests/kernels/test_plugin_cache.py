@@ -56,7 +56,9 @@ def plugin(path: Path, scale: float, salt: str = SALT) -> Path:
     return path
 
 
-def simulate(path: Path, salt: str = SALT, *, uncached: bool = False) -> tuple[dict, list[str]]:
+def simulate(
+    path: Path, salt: str = SALT, *, uncached: bool = False, folder: Path | None = None
+) -> tuple[dict, list[str]]:
     """Run ``kortsim simulate`` in a new process: its JSON and its "compiling" lines."""
     args = [
         "simulate",
@@ -72,6 +74,8 @@ def simulate(path: Path, salt: str = SALT, *, uncached: bool = False) -> tuple[d
     code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
     if uncached:  # the same command with the kernel compiled for the process only
         code = "import simulator.kernels.specialise as s; s.cache_folder = lambda: None; " + code
+    if folder is not None:  # generated kernels kept in a folder of the test's own
+        code = f"import pathlib, simulator.kernels.specialise as s; s.cache_folder = lambda: pathlib.Path({str(folder)!r}); {code}"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run(
         [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
@@ -80,9 +84,10 @@ def simulate(path: Path, salt: str = SALT, *, uncached: bool = False) -> tuple[d
     return json.loads(r.stdout), [s for s in r.stderr.splitlines() if s.startswith("compiling")]
 
 
-def generated() -> dict[Path, int]:
-    """The generated Spøkelse kernel modules and numba's files for them, with their times."""
-    folder = specialise.cache_folder()
+def generated(folder: Path | None = None) -> dict[Path, int]:
+    """The generated Spøkelse kernel modules and numba's files for them, with their times
+    (in ``folder``, or where kortsim keeps them)."""
+    folder = specialise.cache_folder() if folder is None else folder
     assert folder is not None
     out = {}
     roots = {folder}
@@ -163,24 +168,25 @@ def test_two_plugins_alike_but_for_one_constant_do_not_collide(tmp_path):
 def test_a_corrupted_or_stale_cache_entry_is_compiled_again(tmp_path):
     salt = SALT + "k"
     path = plugin(tmp_path / "mine.py", 2.0, salt)
-    before = set(generated())
-    first, _ = simulate(path, salt)
-    (module,) = [p for p in generated() if p not in before and p.suffix == ".py"]
+    own = tmp_path / "kernels"  # its own folder: a test running beside it generates kernels too
+    own.mkdir()
+    first, _ = simulate(path, salt, folder=own)
+    (module,) = [p for p in generated(own) if p.suffix == ".py" and p.parent == own]
     files = numba_files(module)
     assert any(p.suffix == ".nbi" for p in files) and any(p.suffix == ".nbc" for p in files)
     for p in files:
         p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 3)])  # truncated
-    again, said = simulate(path, salt)
+    again, said = simulate(path, salt, folder=own)
     assert len(said) == 1 and seats(again) == seats(first)
     for p in numba_files(module):
         p.write_bytes(b"\x80\x04not a pickle at all")
-    again, said = simulate(path, salt)
+    again, said = simulate(path, salt, folder=own)
     assert len(said) == 1 and seats(again) == seats(first)
-    again, said = simulate(path, salt)
+    again, said = simulate(path, salt, folder=own)
     assert said == [] and seats(again) == seats(first)  # and cached once more
     text = module.read_text(encoding="utf-8")
     module.write_text("# damaged\n", encoding="utf-8")  # the generated module itself
-    again, _ = simulate(path, salt)
+    again, _ = simulate(path, salt, folder=own)
     assert module.read_text(encoding="utf-8") == text  # written again, whole
     assert seats(again) == seats(first)
 

@@ -303,7 +303,7 @@ class Gris(Game):
 
         n = table.n_seats
         t = reference.deal_cards(table.rules, reference.shuffle_deck(seed, game_index), n, n - 1)
-        rngs = reference.decide_streams(seed, game_index, 0, n, reference.player_salts(players))
+        rngs = reference.seat_streams(seed, game_index, 0, players)
         states = []
         signalled = bool(reference.dealt_signallers(t))
         while True:

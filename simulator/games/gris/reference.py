@@ -13,8 +13,8 @@ A round reads in the order a person plays it::
          until somebody signals or the stall cap
       -> touch_times -> last_to_touch (the letter)
 
-The reference is four modules of one responsibility each, and every name of
-them is importable from here:
+The reference is four modules of one responsibility each, and the names a round
+is played with are importable from here:
 
 - :mod:`~simulator.games.gris.reference_table`: the table, the deal and the
   move log (``Table``, ``shuffle_deck``, ``deal_cards``, ``Event``);
@@ -56,10 +56,9 @@ from simulator.games.gris.reference_table import (
     cards_in_play,
     check_table,
     deal_cards,
-    decide_streams,
     first_dealer,
     left_of,
-    player_salts,
+    seat_streams,
     shuffle_deck,
     six_card_seat,
 )
@@ -97,7 +96,6 @@ __all__ = [
     "choose_card",
     "deal_cards",
     "dealt_signallers",
-    "decide_streams",
     "default_profiles",
     "exchange",
     "first_dealer",
@@ -113,7 +111,6 @@ __all__ = [
     "play_round",
     "play_round_from_deck",
     "play_turn",
-    "player_salts",
     "returns_to_stock",
     "shuffle_deck",
     "signals",
@@ -303,9 +300,7 @@ def play_round_from_deck(
     if len(prof) != n:
         raise ValueError(f"{len(prof)} reaction profiles for {n} players")
     hands_dealt = tuple(tuple(h) for h in table.hands)
-    signallers, stalled = play_deal(
-        table, players, decide_streams(seed, game, deal, n, player_salts(players)), stall_cap
-    )
+    signallers, stalled = play_deal(table, players, seat_streams(seed, game, deal, players), stall_cap)
     if stalled:
         times: tuple[float, ...] = ()
         loser = -1  # RULES.md §1: a stalled round gives no letter

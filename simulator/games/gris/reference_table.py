@@ -107,6 +107,11 @@ def player_salts(players: Sequence[Any]) -> list[int]:
     return [row_salt(p.params) for p in players]
 
 
+def seat_streams(seed: int, game: int, deal: int, players: Sequence[Any]) -> list[np.ndarray]:
+    """Each seat's DECIDE stream for the deal, from its player's copy salt (:func:`decide_streams`)."""
+    return decide_streams(seed, game, deal, len(players), player_salts(players))
+
+
 def first_dealer(seed: int, game: int, n: int) -> int:
     """RULES.md §1: round 1's dealer is drawn at random (docs/random-streams.md: DEALER.below(n))."""
     return Stream(seed, game, DEALER).below(n)

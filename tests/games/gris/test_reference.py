@@ -46,7 +46,6 @@ from simulator.games.gris.reference import (
     choose_card,
     deal_cards,
     dealt_signallers,
-    decide_streams,
     format_match,
     format_round,
     pass_card,
@@ -57,6 +56,7 @@ from simulator.games.gris.reference import (
     shuffle_deck,
     signals,
 )
+from simulator.games.gris.reference_table import decide_streams
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
 from strategies.registry import PARAM_ROW
 
