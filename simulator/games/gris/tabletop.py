@@ -151,7 +151,7 @@ def play_round(ctx: Context, *, deal: int, dealer: int) -> ref.RoundRecord:
     n = len(ctx.players)
     table = ref.deal_cards(ctx.rules, ref.shuffle_deck(ctx.seed, ctx.game, deal), n, dealer)
     hands_dealt = tuple(tuple(h) for h in table.hands)
-    rngs = ref.decide_streams(ctx.seed, ctx.game, deal, n)
+    rngs = ref.seat_streams(ctx.seed, ctx.game, deal, ctx.players)
     human = ctx.players[HUMAN]
     human.shadow.begin(rngs[HUMAN])
     six = ref.six_card_seat(dealer, n)
