@@ -8,7 +8,9 @@ deadline a quick example would meet.  Under CI (``CI`` set) the examples are als
 """
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -21,3 +23,16 @@ os.environ.pop("LINES", None)
 settings.register_profile("kortsim", deadline=None)
 settings.register_profile("kortsim-ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("kortsim-ci" if os.environ.get("CI") else "kortsim")
+
+
+@pytest.fixture(scope="session")
+def heatmap_pixels():
+    """tests/reporting/heatmap_pixels.py: reading a drawn heatmap's cells back (a helper module
+    of the tests, loaded by path: the test folders are not packages)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "reporting" / "heatmap_pixels.py"
+    spec = importlib.util.spec_from_file_location("kortsim_test_heatmap_pixels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -118,12 +118,15 @@ def test_every_profile_figure_has_a_caption_in_words(tiny_profile):
     _check_captions("profile", paths["html"], {stem for stem, _ in figs})
 
 
-def test_the_swap_heatmap_draws_cells_whose_interval_includes_0_pale(tiny_figures, tiny_results):
+def test_the_swap_heatmap_draws_cells_whose_interval_includes_0_pale(
+    tiny_figures, tiny_results, heatmap_pixels
+):
     """spokelse-strategy's swap heatmaps: a cell whose 95% interval includes 0 is pale."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parents[1] / "reporting"))
-    from test_heatmap_strength import cell_colours, full_strength, strength
+    cell_colours, full_strength, strength = (
+        heatmap_pixels.cell_colours,
+        heatmap_pixels.full_strength,
+        heatmap_pixels.strength,
+    )
 
     t = tiny_results("spokelse-strategy").tables["swap"]
     figs = dict(tiny_figures("spokelse-strategy"))
