@@ -554,7 +554,10 @@ def test_every_card_is_conserved_and_the_round_ends_at_the_first_signal(
     for hands in history[:-1]:
         assert not any(four_of_a_kind(h) for h in hands)
     assert [tuple(h) for h in history[-1]] == list(rec.final_hands)
-    assert not rec.stalled  # these strategies finish well before 10,000 steps
+    if rec.stalled:  # RULES.md §6: a table that locks into a cycle (greedy and commit can) stalls
+        assert not any(four_of_a_kind(h) for h in history[-1])
+        assert rec.passes == STALL_CAP and rec.signallers == () and rec.times == () and rec.loser == -1
+        return
     assert rec.signallers == tuple(
         s for s, h in zip(seats, rec.final_hands, strict=True) if four_of_a_kind(h)
     )
