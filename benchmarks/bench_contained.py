@@ -40,6 +40,7 @@ import numpy as np
 from simulator.games import get_game
 from simulator.kernels import specialise
 from simulator.kernels.containment import checked_decide
+from simulator.kernels.hooks import rebound
 from simulator.running.runner import BlockRunner, Kernel
 from simulator.running.setup import make_table
 from strategies.plugins import load_plugin
@@ -51,13 +52,10 @@ GRIS_PLUGIN = ROOT / "tests" / "plugins" / "commit_copy.py"
 
 
 def _module(game, decides, contained, nogil: bool) -> ModuleType:
-    text = specialise._kernel_text(game.kernel)
-    text = text.replace("cache=True", "cache=False, nogil=True" if nogil else "cache=False")
-    module = ModuleType(f"{game.kernel.__name__}__bench{len(decides)}{contained}{nogil}")
-    module.__file__ = game.kernel.__file__
-    exec(compile(text, game.kernel.__file__, "exec"), module.__dict__)
-    module.decide_nb = specialise.make_dispatch(decides, contained)
-    return module
+    decide = specialise.make_dispatch(decides, contained)
+    return rebound(
+        game.kernel, decide, cache=False, variant=f"bench{len(decides)}{contained}{nogil}", nogil=nogil
+    )
 
 
 def _runner(table, players, module=None, watch: bool = False) -> BlockRunner:

@@ -280,6 +280,24 @@ def strategy(
     return wrap
 
 
+def builtin_decides(game: str) -> list:
+    """The decide functions of ``game``'s built-in strategies registered so far, by
+    ``builtin_id`` (what the game's shipped dispatcher calls; its strategies module asks
+    once all its entries are registered).
+
+    Raises
+    ------
+    ValueError
+        When the ids are not 0, 1, ... without a gap or a repeat.
+    """
+    fams = sorted(
+        (f for f in _REGISTRY.get(game, {}).values() if f.builtin_id is not None), key=lambda f: f.builtin_id
+    )
+    if [f.builtin_id for f in fams] != list(range(len(fams))):
+        raise ValueError(f"{game}: the built-in ids are {[f.builtin_id for f in fams]}, not 0, 1, ...")
+    return [f.decide for f in fams]
+
+
 def families(game: str) -> dict[str, Family]:
     shipped(game)
     return dict(_REGISTRY.get(game, {}))

@@ -30,9 +30,8 @@ from simulator.engine import cache as _cache  # noqa: F401  (first: numba caches
 def chunk_njit(*, cache: bool, nogil: bool = True) -> Callable:
     """``numba.njit`` for a chunk kernel: compiled without the GIL (``nogil=True``).
 
-    A kernel module is also compiled a second time from its source with ``cache=True``
-    replaced by ``cache=False, nogil=True`` (:mod:`simulator.kernels.specialise`), which is why
-    the GIL is given up here and not written as a keyword of ``njit`` in the kernel.
+    A kernel's copy for users' strategies (:mod:`simulator.kernels.hooks`) releases the
+    GIL in every function, so that a watchdog can stop a strategy that never answers.
 
     Parameters
     ----------
@@ -119,6 +118,11 @@ class ChunkedBlock:
         if not self.chunk.signatures:  # compile (or load) here, never in several threads at once
             self.compile(tuple(numba.typeof(a) for a in args))
         play_chunks(self.chunk, args, err.shape[0])
+
+    def with_chunk(self, chunk: Callable) -> ChunkedBlock:
+        """The same entry point over another chunk kernel (a kernel's copy for a run's
+        strategies, :mod:`simulator.kernels.hooks`)."""
+        return ChunkedBlock(chunk, self.unit_offset)
 
     @property
     def signatures(self) -> list:

@@ -11,10 +11,10 @@ what                      used for                                              
 ``caching``               the cache's locator classes and its function cache      engine/cache.py
 ``locator_classes``       put kortsim's locators first (package-digest stamps)    engine/cache.py
 ``index_path``            drop a cache entry numba cannot read                    engine/cache.py
-``cache_subpath``         where numba keeps the code of a generated module        kernels/specialise.py
-``guard_cache``           give a generated kernel the guarded function cache      kernels/specialise.py
-``user_cache_dir``        the generated kernels beside numba's user-wide cache    kernels/specialise.py
-``cache_dir``             ``NUMBA_CACHE_DIR`` as numba read it                    kernels/specialise.py
+``get_disambiguator``     a kernel copy's variant in its cache file's name         engine/cache.py
+``guard_cache``           give a kernel's copy the guarded function cache         kernels/specialise.py
+``cache_path``            the folder of a function's cache files (old variants    kernels/specialise.py
+                          of the kernels' copies are pruned there)
 ``Dispatcher``            tell a jitted function from a plain one                 strategies, kernels
 ``voidptr_t``             an address as a pointer (views without reference        engine/unmanaged.py
                           counting)
@@ -50,9 +50,9 @@ def index_path(cache: Any) -> str:
     return cache._cache_file._index_path
 
 
-def cache_subpath(py_file: str) -> str:
-    """The folder below ``NUMBA_CACHE_DIR`` where numba keeps the code of ``py_file``."""
-    return caching._CacheLocator.get_suitable_cache_subpath(py_file)
+def cache_path(dispatcher: Any) -> str:
+    """The folder that holds the index and object files of ``dispatcher``'s cache."""
+    return dispatcher._cache._cache_path
 
 
 def guard_cache(dispatcher: Any, guarded: type) -> bool:
@@ -63,13 +63,6 @@ def guard_cache(dispatcher: Any, guarded: type) -> bool:
         cache.__class__ = guarded
         return True
     return False
-
-
-def user_cache_dir() -> str:
-    """numba's user-wide cache folder (``~/.cache/numba`` on Linux)."""
-    from numba.misc.appdirs import AppDirs
-
-    return str(AppDirs(appname="numba", appauthor=False).user_cache_dir)
 
 
 def returns(overload: Any) -> list[tuple[int, Any]]:
@@ -130,17 +123,9 @@ def dict_view_types() -> tuple[type, ...]:
     )
 
 
-def cache_dir() -> str | None:
-    """``NUMBA_CACHE_DIR`` as numba read it when it was imported (None when unset)."""
-    from numba.core import config
-
-    return config.CACHE_DIR or None
-
-
 __all__ = [
     "Dispatcher",
-    "cache_dir",
-    "cache_subpath",
+    "cache_path",
     "caching",
     "dict_view_types",
     "event",
@@ -150,6 +135,5 @@ __all__ = [
     "locator_classes",
     "returns",
     "returns_while_typing",
-    "user_cache_dir",
     "voidptr_t",
 ]

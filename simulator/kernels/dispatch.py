@@ -1,60 +1,19 @@
 """The dispatcher a kernel compiled for users' strategies calls them through:
 ``decide_nb(sid, obs, params, rng)`` calls the run's strategy number ``sid``, a user's
 one contained (read-only inputs, or a copy of ``obs`` for one that keeps memory slots,
-and an exception guard: :mod:`simulator.kernels.containment`).  Its source is generated,
-both for the process (:func:`make_dispatch`) and into the cached kernel modules of
-:mod:`simulator.kernels.specialise`.
+and an exception guard: :mod:`simulator.kernels.containment`).  Its source is generated
+(:mod:`simulator.engine.dispatching`), and the kernel's copies for the run
+(:mod:`simulator.kernels.specialise`) call it in place of the shipped dispatcher.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from numba import njit
 
+from simulator.engine.dispatching import dispatch_source
 from simulator.engine.numba_internals import Dispatcher
-
-SNAP_CHUNK = 16  # entries per snapshot tuple (CPython builds a literal of 31 or more via a list)
-
-
-def _dispatch_source(n: int, contained: Sequence[Any], name: str, prefix: str) -> str:
-    lines = [f"def {name}(sid, obs, params, rng):"]
-    for i in range(n):
-        mode = contained[i] if i < len(contained) else False
-        if isinstance(mode, tuple):  # it may write its memory slots [lo, hi) of obs, nothing else
-            lo, hi, size = mode
-            kept = [j for j in range(size) if not lo <= j < hi]
-            # Tuples on the stack: no allocation per decision.  A long tuple literal is built
-            # through a list by CPython 3.11's compiler (31 entries or more), which numba
-            # cannot type, so the entries are kept in tuples of SNAP_CHUNK.
-            chunks = [kept[c : c + SNAP_CHUNK] for c in range(0, len(kept), SNAP_CHUNK)]
-            snaps = "".join(
-                f"            snap{c} = ({', '.join(f'obs[{j}]' for j in chunk)},)\n"
-                for c, chunk in enumerate(chunks)
-            )
-            # One test of all the differences OR-ed together (no branch per entry).
-            changed = " | ".join(
-                f"(obs[{j}] ^ snap{c}[{k}])" for c, chunk in enumerate(chunks) for k, j in enumerate(chunk)
-            )
-            lines.append(
-                f"    if sid == {i}:\n        try:\n"
-                f"{snaps}"
-                f"            answer = {prefix}{i}(obs, readonly(params), rng)\n"
-                f"            if ({changed}) != 0:\n                return RAISED\n"
-                f"            return answer\n"
-                f"        except Exception:\n            return RAISED"
-            )
-        elif mode:
-            lines.append(
-                f"    if sid == {i}:\n        try:\n"
-                f"            return {prefix}{i}(readonly(obs), readonly(params), rng)\n"
-                f"        except Exception:\n            return RAISED"
-            )
-        else:
-            lines.append(f"    if sid == {i}:\n        return {prefix}{i}(obs, params, rng)")
-    lines.append("    return -1")
-    return "\n".join(lines) + "\n"
 
 
 def _modes(decides: Sequence[Dispatcher], contained: Sequence[bool]) -> tuple:
@@ -81,5 +40,5 @@ def make_dispatch(decides: Sequence[Dispatcher], contained: Sequence[bool] = ())
 
     ns: dict = {f"f{i}": d for i, d in enumerate(decides)}
     ns.update(readonly=readonly, RAISED=RAISED)
-    exec(_dispatch_source(len(decides), _modes(decides, contained), "dispatch", "f"), ns)
+    exec(dispatch_source(len(decides), _modes(decides, contained), "dispatch", "f"), ns)
     return njit(forceinline=True)(ns["dispatch"])

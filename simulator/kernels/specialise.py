@@ -1,26 +1,26 @@
 """Compile a game kernel against user strategies, cached on disk across processes.
 
-A kernel module calls its strategies through the module global ``decide_nb``
-(so the compiler can inline the shipped ones).  For a run that includes user
-strategies kortsim writes a copy of the kernel module's source, with
-``decide_nb`` bound to a dispatcher over exactly the strategies in the run, as
-a real file into a cache folder (:func:`cache_folder`), and compiles it with
-numba's ``cache=True`` there.  Numba checks a cached function only against the
-text of the file that defines it, never against the functions it calls, so the
-file's *name* carries a key over everything compiled into it: the kernel's
-text, every jitted source of the package (``simulator.engine.cache.SOURCE_DIGEST``),
-:mod:`simulator.kernels.containment` (its ``readonly`` and ``RAISED`` are compiled in),
-the strategies' positions and containment flags (the generated dispatcher), and
-each user strategy's fingerprint (:func:`source_key`: its own file, the files
-of the helpers and modules it reaches outside the package, its compile options
-and the values of the globals it reads).  So the second run of an unchanged
-plugin loads the compiled kernel in well under a second, and an edit to the
-plugin (or to the package) gives a new name and compiles afresh.  The folder
-keeps the :data:`KEEP` most recently used kernels.
+A kernel module calls its strategies through its hook, the module global ``decide_nb``
+(so the compiler can inline the shipped ones).  For a run that includes user strategies
+kortsim makes a copy of every kernel function that reaches the hook, bound to a
+dispatcher over exactly the strategies of the run (:mod:`simulator.kernels.hooks`: the
+same code objects, other globals; the kernel's text is never read).  The copies are
+compiled with numba's ``cache=True``.  Numba checks a cached function only against the
+file that defines it, never against the functions it calls, so each copy carries a
+*variant* that names its cache entry: a key over everything compiled into it that the
+kernel's own stamp does not cover (the stamp already covers every jitted source of the
+package, ``simulator.engine.cache``): :mod:`simulator.kernels` itself (containment's
+``readonly`` and ``RAISED`` are compiled in), the generated dispatcher (the strategies'
+positions and containment flags) and each user strategy's fingerprint
+(:func:`source_key`: its own file, the files of the helpers and modules it reaches
+outside the package, its compile options and the values of the globals it reads).  So
+the second run of an unchanged plugin loads the compiled kernel in well under a second,
+and an edit to the plugin (or to the package) gives a new variant and compiles afresh.
+The cache keeps the :data:`KEEP` most recently used variants of each kernel file.
 
-A strategy whose code cannot be pinned down that way (defined in a notebook
-cell or at the prompt, or reading a global numba would freeze but kortsim
-cannot fingerprint) is compiled for the process only, as before.  An
+A strategy whose code cannot be pinned down that way (defined in a notebook cell or at
+the prompt, or reading a global numba would freeze but kortsim cannot fingerprint) is
+compiled for the process only, as is every kernel while :data:`ON_DISK` is False.  An
 unreadable cache entry is compiled again (``simulator.engine.cache.GuardedFunctionCache``).
 """
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import time
 import types as pytypes
@@ -41,173 +42,96 @@ import numba
 import numpy as np
 
 from simulator.engine import numba_internals as ni
+from simulator.engine.dispatching import dispatch_source
 from simulator.engine.numba_internals import Dispatcher
-from simulator.kernels.dispatch import _dispatch_source, _modes, make_dispatch
+from simulator.kernels.dispatch import _modes, make_dispatch
+from simulator.kernels.hooks import rebound
 
 _CACHE: dict[tuple, ModuleType] = {}
-#: The generated modules' layout; change it when :func:`_module_text` changes shape.
-FORMAT = 1
-#: The folder (under the cache root) that holds the generated kernel modules.
-FOLDER = "kortsim-plugin-kernels"
-#: How many generated kernels (plugin versions x games x line-ups) are kept.
+#: What the variants cover; change it when :func:`_variant` changes what it hashes.
+FORMAT = 2
+#: How many variants (plugin versions x line-ups) of each kernel file the cache keeps.
 KEEP = 64
+#: False: compile every kernel for users' strategies for this process only.
+ON_DISK = True
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGE = (_ROOT / "simulator", _ROOT / "strategies")
 _PLAIN = (int, float, complex, bool, str, bytes, type(None), np.number, np.bool_)
+#: numba's cache files of a variant: ``<module>.<function>-<line>-<variant>.py<ver>...``
+_VARIANT_FILE = re.compile(r"^[^.]+\..+-\d+-(?P<variant>[0-9a-f]{20})\.py\d+")
 
 
 def specialised_kernel(
     kernel: ModuleType, decides: Sequence[Dispatcher], contained: Sequence[bool] = ()
 ) -> ModuleType:
-    """A copy of ``kernel`` whose ``decide_nb`` dispatches to ``decides`` by position
-    (``contained``: as for :func:`make_dispatch`).  The copy releases the GIL, so that a
-    watchdog thread can stop a strategy that never answers (:mod:`simulator.kernels.containment`).
+    """A stand-in for ``kernel`` whose ``decide_nb`` dispatches to ``decides`` by position
+    (``contained``: as for :func:`make_dispatch`).  Its functions release the GIL, so that
+    a watchdog thread can stop a strategy that never answers (:mod:`simulator.kernels.containment`).
 
     The copy is compiled into numba's on-disk cache when every strategy's code can be
     fingerprinted (:func:`source_key`), else for this process only."""
     key = (kernel.__name__, tuple(id(d) for d in decides), tuple(contained))
     if key in _CACHE:
         return _CACHE[key]
-    module = _cached_copy(kernel, decides, contained)
-    if module is None:
-        module = _process_copy(kernel, decides, contained)
+    decide = make_dispatch(decides, contained)
+    variant = _variant(decides, contained)
+    if variant is None:
+        module = rebound(kernel, decide, cache=False, variant=f"p{len(_CACHE)}")
+    else:
+        module = rebound(kernel, decide, cache=True, variant=variant)
+        from simulator.engine.cache import GuardedFunctionCache
+
+        for copy in module.COPIES:
+            ni.guard_cache(copy, GuardedFunctionCache)
+        with suppress(OSError):
+            _keep_recent({Path(ni.cache_path(c)) for c in module.COPIES}, variant, KEEP)
     _CACHE[key] = module
     return module
 
 
 def cacheable(decides: Sequence[Any]) -> bool:
     """True when a kernel over ``decides`` is kept in the on-disk cache."""
-    return cache_folder() is not None and all(source_key(d) is not None for d in decides)
+    return ON_DISK and all(source_key(d) is not None for d in decides)
 
 
-def _process_copy(kernel: ModuleType, decides: Sequence[Dispatcher], contained: Sequence[bool]) -> ModuleType:
-    source = _kernel_text(kernel).replace("cache=True", "cache=False, nogil=True")
-    module = ModuleType(f"{kernel.__name__}__user{len(_CACHE)}")
-    module.__file__ = kernel.__file__
-    exec(compile(source, kernel.__file__ or "<kernel>", "exec"), module.__dict__)
-    module.decide_nb = make_dispatch(decides, contained)
-    return module
-
-
-# --- the cached copy --------------------------------------------------------------------
-
-
-def cache_folder() -> Path | None:
-    """Where the generated kernel modules live, or None when no folder can be written.
-
-    ``NUMBA_CACHE_DIR/kortsim-plugin-kernels`` when ``NUMBA_CACHE_DIR`` is set, else a
-    ``kortsim`` folder beside numba's user-wide cache (``~/.cache/kortsim/...`` on Linux).
-    """
-    configured = ni.cache_dir()
-    if configured:
-        base = Path(configured)
-    else:
-        base = Path(ni.user_cache_dir()).parent / "kortsim"
-    folder = base / FOLDER
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK | os.X_OK) else None
-
-
-def _kernel_text(kernel: ModuleType) -> str:
-    return Path(kernel.__file__).read_text(encoding="utf-8")
-
-
-def _module_text(kernel: ModuleType, n: int, contained: Sequence[Any]) -> str:
-    body = _kernel_text(kernel).replace("cache=True", "cache=True, nogil=True")
-    head = (
-        f"# {kernel.__name__} compiled against the strategies of a run (generated by\n"
-        f"# simulator/kernels/specialise.py; the name of this file is the key of what it holds).\n"
-    )
-    tail = (
-        "\n\n# --- the run's strategies, by position ----------------------------------------\n"
-        "from simulator.kernels.containment import RAISED, readonly  # noqa: E402\n\n\n"
-        + _dispatch_source(n, contained, "decide_nb", "_strategy_")
-        + "\n\ndecide_nb = njit(nogil=True, forceinline=True)(decide_nb)\n"
-    )
-    return head + body + tail
-
-
-def _cached_copy(
-    kernel: ModuleType, decides: Sequence[Dispatcher], contained: Sequence[bool]
-) -> ModuleType | None:
-    folder = cache_folder()
-    if folder is None:
+def _variant(decides: Sequence[Dispatcher], contained: Sequence[bool]) -> str | None:
+    """The name of the cache entries of a kernel over ``decides``, or None (not cached)."""
+    if not cacheable(decides):
         return None
     keys = [source_key(d) for d in decides]
-    if any(k is None for k in keys):
-        return None
-    from simulator.engine.cache import SOURCE_DIGEST, GuardedFunctionCache
-
-    text = _module_text(kernel, len(decides), _modes(decides, contained))
-    # The package's jitted code is in SOURCE_DIGEST, what this module generates in `text`,
-    # and what containment compiles in (readonly, the checked copies) here.
+    dispatcher = dispatch_source(len(decides), _modes(decides, contained), "decide_nb", "_strategy_")
     own = [p.read_bytes() for p in sorted((_ROOT / "simulator" / "kernels").glob("*.py"))]
     h = hashlib.sha256()
-    for part in (str(FORMAT), SOURCE_DIGEST, numba.__version__, sys.version, text, *own, *keys):
+    for part in (str(FORMAT), numba.__version__, sys.version, dispatcher, *own, *keys):
         h.update(part.encode() if isinstance(part, str) else part)
         h.update(b"\0")
-    name = f"{kernel.__name__.rpartition('.')[2]}_{kernel.__name__.split('.')[-2]}_{h.hexdigest()[:20]}"
-    path = folder / f"{name}.py"
-    try:
-        _write_once(path, text)
-    except OSError:
-        return None
-    with suppress(OSError):
-        _prune(folder, keep=KEEP)
-    module = ModuleType(name)
-    module.__file__ = str(path)
-    module.__package__ = kernel.__package__
-    module.__dict__.update({f"_strategy_{i}": d for i, d in enumerate(decides)})
-    sys.modules[name] = module  # numba imports it by name to rebuild a cached kernel
-    try:
-        exec(compile(text, str(path), "exec"), module.__dict__)
-    except Exception:
-        del sys.modules[name]
-        raise
-    for value in list(module.__dict__.values()):
-        ni.guard_cache(value, GuardedFunctionCache)
-    return module
+    return h.hexdigest()[:20]
 
 
-def _write_once(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` unless it holds it already (atomically: a reader never
-    sees half a file); a file reused is marked as used now (for :func:`_prune`)."""
-    data = text.encode("utf-8")
-    with suppress(OSError):
-        if path.read_bytes() == data:
-            os.utime(path)
-            return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def _keep_recent(folders: set[Path], used: str, keep: int) -> None:
+    """Mark variant ``used`` as used now and remove, in each of ``folders`` (numba's cache
+    folders of the kernel files), the files of all but the ``keep`` most recently used
+    variants (each version of a plugin leaves about a megabyte behind)."""
+    now = time.time()
+    for folder in folders:
+        groups: dict[str, list[Path]] = {}
+        for f in folder.iterdir():
+            m = _VARIANT_FILE.match(f.name)
+            if m:
+                groups.setdefault(m["variant"], []).append(f)
+        for f in groups.get(used, ()):
+            if f.suffix == ".nbi":  # the index says when it was last used; the code is not touched
+                with suppress(OSError):
+                    os.utime(f, (now, now))
 
+        def newest(files: list[Path]) -> float:
+            return max((f.stat().st_mtime for f in files if f.exists()), default=0.0)
 
-def _numba_folders(folder: Path) -> list[Path]:
-    """Where numba keeps the compiled code of the modules in ``folder`` (it names the
-    folder after the directory of the source file: see numba.core.caching)."""
-    configured = ni.cache_dir()
-    if configured:
-        return [Path(configured) / ni.cache_subpath(str(folder / "kernel.py"))]
-    return [folder / "__pycache__"]
-
-
-def _prune(folder: Path, keep: int) -> None:
-    """Remove all but the ``keep`` most recently used generated modules, and numba's
-    files for them (each version of a plugin leaves about a megabyte behind)."""
-    modules = sorted(folder.glob("kernel_*.py"), key=lambda p: p.stat().st_mtime, reverse=True)
-    if len(modules) <= keep:
-        return
-    places = _numba_folders(folder)
-    for old in modules[keep:]:
-        for place in places:
-            for f in place.glob(f"{old.stem}.*"):
+        ranked = sorted(groups, key=lambda v: (v == used, newest(groups[v])), reverse=True)
+        for old in ranked[keep:]:
+            for f in groups[old]:
                 with suppress(OSError):
                     f.unlink()
-        with suppress(OSError):
-            old.unlink()
 
 
 # --- what a strategy's compiled code depends on -----------------------------------------

@@ -55,15 +55,16 @@ def test_a_function_cache_has_an_index_file_and_can_be_guarded(tmp_path, monkeyp
         assert not ni.guard_cache(_plain, cache.GuardedFunctionCache)  # a plain function is left alone
 
 
-def test_the_cache_subpath_of_a_generated_module_is_a_relative_folder(tmp_path):
-    with needed("_CacheLocator.get_suitable_cache_subpath (where generated kernels' code lives)"):
-        sub = ni.cache_subpath(str(tmp_path / "kernel.py"))
-        assert isinstance(sub, str) and sub and not os.path.isabs(sub)
-
-
-def test_the_user_wide_cache_folder_is_an_absolute_path():
-    with needed("numba.misc.appdirs.AppDirs (the generated kernels' folder)"):
-        assert os.path.isabs(ni.user_cache_dir())
+def test_a_function_cache_knows_its_folder_and_names_its_files_by_the_disambiguator(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    with needed("Cache._cache_path and _CacheLocator.get_disambiguator (the kernels' copies, by variant)"):
+        f = njit(cache=True)(_plain)
+        assert os.path.isdir(ni.cache_path(f))
+        locator = f._cache._impl.locator
+        assert locator.get_disambiguator() == str(_plain.__code__.co_firstlineno)
+        assert f._cache._impl.filename_base.startswith(
+            f"test_numba_internals._plain-{locator.get_disambiguator()}.py"
+        )
 
 
 def test_a_jitted_function_is_a_dispatcher():

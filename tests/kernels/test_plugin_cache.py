@@ -73,10 +73,10 @@ def simulate(
     args += ["--rounds", "2000", "--seed", "5", "--json"]
     code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
     if uncached:  # the same command with the kernel compiled for the process only
-        code = "import simulator.kernels.specialise as s; s.cache_folder = lambda: None; " + code
-    if folder is not None:  # generated kernels kept in a folder of the test's own
-        code = f"import pathlib, simulator.kernels.specialise as s; s.cache_folder = lambda: pathlib.Path({str(folder)!r}); {code}"
+        code = "import simulator.kernels.specialise as s; s.ON_DISK = False; " + code
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    if folder is not None:  # a numba cache of the test's own
+        env["NUMBA_CACHE_DIR"] = str(folder)
     r = subprocess.run(
         [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
     )
@@ -85,34 +85,16 @@ def simulate(
 
 
 def generated(folder: Path | None = None) -> dict[Path, int]:
-    """The generated Spøkelse kernel modules and numba's files for them, with their times
-    (in ``folder``, or where kortsim keeps them)."""
-    folder = specialise.cache_folder() if folder is None else folder
-    assert folder is not None
+    """numba's files of the Spøkelse kernel's copies for users' strategies (named by their
+    variant), with their times (in ``folder``, or in the numba cache the suite runs with)."""
+    from numba.core import config
+
+    root = Path(folder or config.CACHE_DIR or ROOT / "simulator" / "games" / "spokelse" / "__pycache__")
     out = {}
-    roots = {folder}
-    from numba.core import config
-
-    if config.CACHE_DIR:
-        roots.add(Path(config.CACHE_DIR))
-    for root in roots:
-        for p in root.rglob("kernel_spokelse_*"):
-            if p.is_file():
-                out[p] = p.stat().st_mtime_ns
+    for p in root.rglob("kernel.*"):
+        if p.is_file() and specialise._VARIANT_FILE.match(p.name) and "spokelse" in str(p.parent):
+            out[p] = p.stat().st_mtime_ns
     return out
-
-
-def numba_files(module: Path) -> list[Path]:
-    """numba's index and object files for the functions of one generated module."""
-    from numba.core import config
-
-    roots = [module.parent]
-    if config.CACHE_DIR:
-        roots.append(Path(config.CACHE_DIR))
-    found = []
-    for root in roots:
-        found += [p for p in root.rglob(f"{module.stem}.*") if p.suffix in (".nbi", ".nbc")]
-    return found
 
 
 def seats(doc: dict) -> list:
@@ -129,11 +111,11 @@ def test_the_second_process_loads_the_plugin_kernel_from_the_cache(tmp_path):
         "(first run of this version of the file only)"
     ]
     made = {p: t for p, t in generated().items() if p not in before}
-    assert any(p.suffix == ".py" for p in made) and any(p.suffix == ".nbc" for p in made)
+    assert any(p.suffix == ".nbi" for p in made) and any(p.suffix == ".nbc" for p in made)
+    objects = {p: t for p, t in made.items() if p.suffix == ".nbc"}
     second, said = simulate(path)
     assert said == []  # numba compiled nothing: the kernel came from the disk
-    compiled = {p: t for p, t in made.items() if p.suffix in (".nbi", ".nbc")}
-    assert {p: t for p, t in generated().items() if p in compiled} == compiled  # reused, not rewritten
+    assert {p: t for p, t in generated().items() if p in objects} == objects  # reused, not rewritten
     assert seats(second) == seats(first)
 
 
@@ -171,24 +153,18 @@ def test_a_corrupted_or_stale_cache_entry_is_compiled_again(tmp_path):
     own = tmp_path / "kernels"  # its own folder: a test running beside it generates kernels too
     own.mkdir()
     first, _ = simulate(path, salt, folder=own)
-    (module,) = [p for p in generated(own) if p.suffix == ".py" and p.parent == own]
-    files = numba_files(module)
+    files = list(generated(own))
     assert any(p.suffix == ".nbi" for p in files) and any(p.suffix == ".nbc" for p in files)
     for p in files:
         p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 3)])  # truncated
     again, said = simulate(path, salt, folder=own)
     assert len(said) == 1 and seats(again) == seats(first)
-    for p in numba_files(module):
+    for p in generated(own):
         p.write_bytes(b"\x80\x04not a pickle at all")
     again, said = simulate(path, salt, folder=own)
     assert len(said) == 1 and seats(again) == seats(first)
     again, said = simulate(path, salt, folder=own)
     assert said == [] and seats(again) == seats(first)  # and cached once more
-    text = module.read_text(encoding="utf-8")
-    module.write_text("# damaged\n", encoding="utf-8")  # the generated module itself
-    again, _ = simulate(path, salt, folder=own)
-    assert module.read_text(encoding="utf-8") == text  # written again, whole
-    assert seats(again) == seats(first)
 
 
 def test_the_key_covers_the_strategy_file_and_refuses_what_it_cannot_fingerprint(tmp_path):
@@ -238,21 +214,22 @@ def test_the_key_covers_the_strategy_file_and_refuses_what_it_cannot_fingerprint
     assert specialise.source_key(njit(reads_an_object)) is None
 
 
-def test_only_the_most_recently_used_generated_kernels_are_kept(tmp_path, monkeypatch):
-    folder, numba_dir = tmp_path / "kernels", tmp_path / "numba"
+def test_only_the_most_recently_used_variants_are_kept(tmp_path):
+    folder = tmp_path / "numba"
     folder.mkdir()
-    numba_dir.mkdir()
-    monkeypatch.setattr(specialise, "_numba_folders", lambda _folder: [numba_dir])
-    names = [f"kernel_spokelse_{i:020d}" for i in range(5)]
-    for age, name in enumerate(reversed(names)):  # names[0] is the newest
-        (folder / f"{name}.py").write_text("# a generated kernel\n")
-        (numba_dir / f"{name}.run_block_nb-256.py311.nbi").write_bytes(b"index")
-        (numba_dir / f"{name}.run_block_nb-256.py311.1.nbc").write_bytes(b"code")
-        os.utime(folder / f"{name}.py", (1_000_000 + age, 1_000_000 + age))
-    specialise._write_once(folder / f"{names[4]}.py", "# a generated kernel\n")  # reused: now the newest
-    specialise._prune(folder, keep=2)
-    assert sorted(p.stem for p in folder.glob("*.py")) == sorted([names[4], names[0]])
-    assert {p.name.split(".")[0] for p in numba_dir.iterdir()} == {names[4], names[0]}
+    variants = [f"{i:020x}" for i in range(5)]  # variants[0] is the newest
+    shipped = [folder / "kernel.run_block_nb-256.py311.nbi", folder / "kernel.run_block_nb-256.py311.1.nbc"]
+    for f in shipped:
+        f.write_bytes(b"the shipped kernel's")
+    for age, v in enumerate(reversed(variants)):
+        for name in (f"kernel.play_round_nb-115-{v}.py311.nbi", f"kernel.play_round_nb-115-{v}.py311.1.nbc"):
+            (folder / name).write_bytes(b"a copy")
+            os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))
+    specialise._keep_recent({folder}, variants[4], keep=2)  # the oldest, used again: now the newest
+    kept = {specialise._VARIANT_FILE.match(p.name)["variant"] for p in folder.iterdir() if p not in shipped}
+    assert kept == {variants[4], variants[0]}
+    assert all(f.exists() for f in shipped)  # the shipped kernel's entries are never pruned
+    assert len(list(folder.iterdir())) == 2 + 4
 
 
 def test_the_key_covers_a_constant_read_through_a_helper_module(tmp_path, monkeypatch):
@@ -294,7 +271,7 @@ def test_a_helper_modules_constant_from_the_environment_is_not_served_stale_from
         args += ["--rounds", "2000", "--seed", "5", "--json"]
         code = "import runpy; runpy.run_module('simulator.cli', run_name='__main__')"
         if uncached:
-            code = "import simulator.kernels.specialise as s; s.cache_folder = lambda: None; " + code
+            code = "import simulator.kernels.specialise as s; s.ON_DISK = False; " + code
         env = dict(os.environ, PYTHONPATH=str(ROOT), KORTSIM_TEST_LIMIT=limit)
         r = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=900)  # fmt: skip

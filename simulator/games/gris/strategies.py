@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.engine.dispatching import plain_dispatch
 from simulator.engine.rng import below_nb
 from simulator.games.gris.belief import belief_nb
 
@@ -41,7 +42,7 @@ from simulator.games.gris.observation import (
     RECEIVED_SUIT,
     SUIT_COUNT,
 )
-from strategies.registry import Family, Param, register
+from strategies.registry import Family, Param, builtin_decides, register
 
 # --- the shipped strategies ---------------------------------------------------------
 
@@ -112,20 +113,6 @@ def reader_nb(obs, params, rng):
         np.int64(w0 == worst), np.int64(w1 == worst), np.int64(w2 == worst), np.int64(w3 == worst), rng
     )
     return pass_of_suit_nb(obs, dump, params, rng)
-
-
-@njit(cache=True, forceinline=True)
-def decide_builtin_nb(sid, obs, params, rng):
-    """Dispatch to a shipped strategy by its id (the order of the registry entries below)."""
-    if sid == 1:
-        return greedy_nb(obs, params, rng)
-    if sid == 0:
-        return random_nb(obs, params, rng)
-    if sid == 2:
-        return commit_nb(obs, params, rng)
-    if sid == 3:
-        return reader_nb(obs, params, rng)
-    return -1
 
 
 # --- the registry entries, in builtin-id order ----------------------------------------
@@ -228,6 +215,9 @@ register(
         on_demand=True,
     )
 )
+
+#: Dispatch to a shipped strategy by its id, generated from the entries above.
+decide_builtin_nb = plain_dispatch(builtin_decides(GAME))
 
 __all__ = [
     "READER_PARAMS",

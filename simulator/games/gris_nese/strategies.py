@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simulator.engine.dispatching import plain_dispatch
 from simulator.engine.rng import below_nb
 from simulator.games.gris_nese.belief import belief_nb
 
@@ -41,7 +42,7 @@ from simulator.games.gris_nese.observation import (
     STEPS,
 )
 from simulator.games.gris_nese.rules import CARD_GROUP
-from strategies.registry import Family, Param, register
+from strategies.registry import Family, Param, builtin_decides, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
 
@@ -160,20 +161,6 @@ def follow_nb(obs, params, rng):
     return card_of_group_nb(obs, rng, group, obs[GROUP_COUNT + group])
 
 
-@njit(cache=True, forceinline=True)
-def decide_builtin_nb(sid, obs, params, rng):
-    """Dispatch to a shipped strategy by its id (the order of the registrations below)."""
-    if sid == 1:
-        return greedy_nb(obs, params, rng)
-    if sid == 0:
-        return random_nb(obs, params, rng)
-    if sid == 2:
-        return commit_nb(obs, params, rng)
-    if sid == 3:
-        return follow_nb(obs, params, rng)
-    return -1
-
-
 # --- the registry entries, in builtin-id order --------------------------------
 
 GAME = "gris-nese"
@@ -265,6 +252,9 @@ register(
         on_demand=True,
     )
 )
+
+#: Dispatch to a shipped strategy by its id, generated from the entries above.
+decide_builtin_nb = plain_dispatch(builtin_decides(GAME))
 
 __all__ = [
     "FOLLOW_PARAMS",

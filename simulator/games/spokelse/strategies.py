@@ -12,6 +12,7 @@ from typing import Any
 
 from numba import njit
 
+from simulator.engine.dispatching import plain_dispatch
 from simulator.engine.rng import below_nb
 from simulator.games.spokelse import search as _search
 from simulator.games.spokelse.expect import expect_play_nb
@@ -27,7 +28,7 @@ from simulator.games.spokelse.observation import (
     UNKNOWN_SLOT,
 )
 from simulator.games.spokelse.variants import Rules
-from strategies.registry import Family, Param, register
+from strategies.registry import Family, Param, builtin_decides, register
 
 # Integer actions (the IntEnums in observation.py, spelled out for jitted code).
 STOCK, DISCARD_PILE = 0, 1
@@ -84,24 +85,6 @@ def expect_nb(obs, params, rng):
 def search_nb(obs, params, rng):
     """Determinised Monte Carlo search (see ``search`` in the registry and docs/search.md)."""
     return _search.search_decide_nb(obs, params, rng)
-
-
-@njit(cache=True, forceinline=True)
-def decide_builtin_nb(sid, obs, params, rng):
-    """Dispatch to a shipped strategy by its id (the order of BUILTIN below).
-
-    The kernel calls this at four places per turn.  It is compiled once and inlined by
-    LLVM (``forceinline``), not by numba (``inline="always"``), which would type and lower
-    its body again at every call site: half of the kernel's compile time."""
-    if sid == 0:
-        return passive_nb(obs, params, rng)
-    if sid == 1:
-        return random_nb(obs, params, rng)
-    if sid == 2:
-        return threshold_nb(obs, params, rng)
-    if sid == 3:
-        return expect_nb(obs, params, rng)
-    return -1
 
 
 # --- the registry entries, in builtin-id order --------------------------------
@@ -270,3 +253,6 @@ register(
         on_demand=True,
     )
 )
+
+#: Dispatch to a shipped strategy by its id, generated from the entries above.
+decide_builtin_nb = plain_dispatch(builtin_decides(GAME))
