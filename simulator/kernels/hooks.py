@@ -73,7 +73,7 @@ def reaching(kernel: pytypes.ModuleType) -> list[Dispatcher]:
                         "kernel specialised for other strategies calls its copy"
                     )
             if not attrs and (
-                value is hook or isinstance(value, Dispatcher) and _ours(value) and reaches(value)
+                value is hook or (isinstance(value, Dispatcher) and _ours(value) and reaches(value))
             ):
                 found = True
         verdict[id(fn)] = found
