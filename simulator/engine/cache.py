@@ -198,30 +198,15 @@ def _ours(py_file: str) -> bool:
     return any(pkg in p.parents for pkg in _PACKAGES)
 
 
-#: The attribute of a kernel function's copy, compiled for a line-up of users' strategies
-#: (:mod:`simulator.kernels.hooks`), that names its variant: the copy's cache entry is kept
-#: under a file name of its own, beside the shipped kernel's and every other line-up's.
-VARIANT = "__kortsim_variant__"
-
-
 class _PackageStampMixin:
-    _variant: str | None = None
-
     def get_source_stamp(self):
         return (super().get_source_stamp(), stamp_digest(self._py_file))
-
-    def get_disambiguator(self):
-        own = super().get_disambiguator()
-        return own if self._variant is None else f"{own}-{self._variant}"
 
     @classmethod
     def from_function(cls, py_func, py_file):
         if not _ours(py_file):
             return None
-        self = super().from_function(py_func, py_file)
-        if self is not None:
-            self._variant = getattr(py_func, VARIANT, None)
-        return self
+        return super().from_function(py_func, py_file)
 
 
 class _UserDirLocator(_PackageStampMixin, caching.UserProvidedCacheLocator):

@@ -11,7 +11,6 @@ what                      used for                                              
 ``caching``               the cache's locator classes and its function cache      engine/cache.py
 ``locator_classes``       put kortsim's locators first (package-digest stamps)    engine/cache.py
 ``index_path``            drop a cache entry numba cannot read                    engine/cache.py
-``get_disambiguator``     a kernel copy's variant in its cache file's name         engine/cache.py
 ``guard_cache``           give a kernel's copy the guarded function cache         kernels/specialise.py
 ``cache_path``            the folder of a function's cache files (old variants    kernels/specialise.py
                           of the kernels' copies are pruned there)

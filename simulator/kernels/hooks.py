@@ -9,11 +9,11 @@ which the hook is the run's dispatcher and each function that reaches it is its 
 rebound copy.  Nothing is parsed, edited or executed as text, and the kernel may spread
 over several modules: what counts is what reaches the hook.
 
-The copies keep their names, so numba's messages and profiles read as the kernel's own.
-Compiled with ``cache=True``, each copy carries a *variant* (an attribute of its Python
-function, :data:`simulator.engine.cache.VARIANT`) that kortsim's cache locators add to
-the file name of the cache entry: the entries of the shipped kernel and of every line-up
-of strategies lie side by side, each under its own key, and an edit to the kernel's
+Each copy is named by a *variant* of the line-up (``play_round_nb[<variant>]``): numba
+names compiled code and cache files by a function's module and qualified name, so the
+shipped kernel and the copies of every line-up stay apart in the process (two compiled
+functions of one name would have calls linked to the first loaded) and in numba's cache,
+where their entries lie side by side, each under its own name.  An edit to the kernel's
 files invalidates all of them as it does the shipped one (their stamps are the same).
 """
 
@@ -24,7 +24,6 @@ from typing import Any
 
 import numba
 
-from simulator.engine.cache import VARIANT
 from simulator.engine.chunks import ChunkedBlock
 from simulator.engine.numba_internals import Dispatcher
 from simulator.kernels.reach import globals_used
@@ -109,9 +108,10 @@ def rebound(
     cache : bool
         Keep the copies in numba's on-disk cache, under ``variant``.
     variant : str
-        What tells this line-up's cache entries from every other's (file-name safe; it
-        must change whenever anything compiled into the copies but not in the package's
-        files changes: the strategies, the dispatcher).
+        What tells this line-up's copies from every other's, in the process and in the
+        cache (file-name safe; unique in the process, and for a cached copy it must change
+        whenever anything compiled into it but not in the package's files changes: the
+        strategies, the dispatcher).
     name : str, optional
         The stand-in module's name (default: the kernel's, with the variant).
     nogil : bool, default True
@@ -135,9 +135,12 @@ def rebound(
         py = fn.py_func
         scope = scopes.setdefault(id(py.__globals__), dict(py.__globals__))
         new = pytypes.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
-        new.__qualname__, new.__doc__, new.__module__ = py.__qualname__, py.__doc__, py.__module__
-        new.__kwdefaults__ = py.__kwdefaults__
-        setattr(new, VARIANT, variant if cache else None)
+        # The variant in the name: numba names the compiled code, and the cache its files, by
+        # module and qualified name, and two copies of one name in a process (the shipped
+        # kernel and a line-up's copy, or two line-ups' copies, one compiled here, one loaded
+        # from the cache) would have their calls linked to whichever was loaded first.
+        new.__qualname__ = f"{py.__qualname__}[{variant}]"
+        new.__doc__, new.__module__, new.__kwdefaults__ = py.__doc__, py.__module__, py.__kwdefaults__
         options = dict(fn.targetoptions)
         options.pop("nopython", None)  # njit implies it (and warns when told)
         options.update(cache=cache, nogil=nogil)

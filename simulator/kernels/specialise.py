@@ -7,7 +7,7 @@ dispatcher over exactly the strategies of the run (:mod:`simulator.kernels.hooks
 same code objects, other globals; the kernel's text is never read).  The copies are
 compiled with numba's ``cache=True``.  Numba checks a cached function only against the
 file that defines it, never against the functions it calls, so each copy carries a
-*variant* that names its cache entry: a key over everything compiled into it that the
+*variant* in its name, which also names its cache entry: a key over everything compiled into it that the
 kernel's own stamp does not cover (the stamp already covers every jitted source of the
 package, ``simulator.engine.cache``): :mod:`simulator.kernels` itself (containment's
 ``readonly`` and ``RAISED`` are compiled in), the generated dispatcher (the strategies'
@@ -57,8 +57,8 @@ ON_DISK = True
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGE = (_ROOT / "simulator", _ROOT / "strategies")
 _PLAIN = (int, float, complex, bool, str, bytes, type(None), np.number, np.bool_)
-#: numba's cache files of a variant: ``<module>.<function>-<line>-<variant>.py<ver>...``
-_VARIANT_FILE = re.compile(r"^[^.]+\..+-\d+-(?P<variant>[0-9a-f]{20})\.py\d+")
+#: numba's cache files of a copy: ``<module>.<function>[<variant>]-<line>.py<ver>...``
+_VARIANT_FILE = re.compile(r"^[^.]+\..+\[(?P<variant>[0-9a-f]{20})\]-\d+\.py\d+")
 
 
 def specialised_kernel(
@@ -76,7 +76,7 @@ def specialised_kernel(
     decide = make_dispatch(decides, contained)
     variant = _variant(decides, contained)
     if variant is None:
-        module = rebound(kernel, decide, cache=False, variant=f"p{len(_CACHE)}")
+        module = rebound(kernel, decide, cache=False, variant=f"process-{len(_CACHE)}")
     else:
         module = rebound(kernel, decide, cache=True, variant=variant)
         from simulator.engine.cache import GuardedFunctionCache

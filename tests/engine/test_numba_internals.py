@@ -55,16 +55,16 @@ def test_a_function_cache_has_an_index_file_and_can_be_guarded(tmp_path, monkeyp
         assert not ni.guard_cache(_plain, cache.GuardedFunctionCache)  # a plain function is left alone
 
 
-def test_a_function_cache_knows_its_folder_and_names_its_files_by_the_disambiguator(tmp_path, monkeypatch):
+def test_a_function_cache_knows_its_folder_and_names_its_files_by_the_qualified_name(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    with needed("Cache._cache_path and _CacheLocator.get_disambiguator (the kernels' copies, by variant)"):
+    with needed("Cache._cache_path (where old variants of the kernels' copies are pruned)"):
         f = njit(cache=True)(_plain)
         assert os.path.isdir(ni.cache_path(f))
-        locator = f._cache._impl.locator
-        assert locator.get_disambiguator() == str(_plain.__code__.co_firstlineno)
-        assert f._cache._impl.filename_base.startswith(
-            f"test_numba_internals._plain-{locator.get_disambiguator()}.py"
-        )
+    # kortsim's copies of a kernel are told apart in the cache by their qualified names
+    renamed = type(_plain)(_plain.__code__, globals(), "_plain")
+    renamed.__qualname__ = "_plain[0123456789abcdef0123]"
+    g = njit(cache=True)(renamed)
+    assert g._cache._impl.filename_base.startswith("test_numba_internals._plain[0123456789abcdef0123]-")
 
 
 def test_a_jitted_function_is_a_dispatcher():

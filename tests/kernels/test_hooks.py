@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator.engine.cache import VARIANT
 from simulator.engine.chunks import ChunkedBlock
 from simulator.games import get_game
-from simulator.kernels import hooks
+from simulator.kernels import hooks, specialise
 from strategies.registry import builtin_decides, families
 
 GAMES = ("spokelse", "gris", "gris-nese")
@@ -55,18 +54,18 @@ def test_a_copy_runs_the_kernels_own_code_objects_against_the_runs_dispatcher(na
     assert module.obs_row_nb is kernel.obs_row_nb if hasattr(kernel, "obs_row_nb") else True
 
 
-def test_a_cached_copy_carries_its_variant_and_an_uncached_one_none():
+def test_a_copy_is_named_by_its_variant_in_the_process_and_in_the_cache():
     kernel = get_game("spokelse").kernel
     decide = njit(lambda sid, obs, params, rng: -1)
-    assert all(
-        getattr(c.py_func, VARIANT) is None
-        for c in hooks.rebound(kernel, decide, cache=False, variant="a").COPIES
-    )
+    uncached = hooks.rebound(kernel, decide, cache=False, variant="process-t")
+    assert all(c.py_func.__qualname__.endswith("[process-t]") for c in uncached.COPIES)
+    assert all(c._cache.__class__.__name__ == "NullCache" for c in uncached.COPIES)
     cached = hooks.rebound(kernel, decide, cache=True, variant="0123456789abcdef0123")
-    for copy in cached.COPIES:
-        assert getattr(copy.py_func, VARIANT) == "0123456789abcdef0123"
-        name = copy._cache._impl.filename_base  # numba names the entry by our locator's disambiguator
-        assert f"-{copy.py_func.__code__.co_firstlineno}-0123456789abcdef0123.py" in name
+    for copy, original in zip(cached.COPIES, hooks.reaching(kernel), strict=True):
+        assert copy.py_func.__qualname__ == f"{original.py_func.__qualname__}[0123456789abcdef0123]"
+        name = copy._cache._impl.filename_base  # numba names the cache files by the qualified name
+        assert name.startswith(f"kernel.{original.py_func.__qualname__}[0123456789abcdef0123]-")
+        assert specialise._VARIANT_FILE.match(name + ".nbi")["variant"] == "0123456789abcdef0123"
 
 
 def _toy(attribute: bool) -> pytypes.ModuleType:

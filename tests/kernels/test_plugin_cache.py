@@ -167,6 +167,40 @@ def test_a_corrupted_or_stale_cache_entry_is_compiled_again(tmp_path):
     assert said == [] and seats(again) == seats(first)  # and cached once more
 
 
+PLAY_BOTH = """
+import json, sys, simulator
+out = []
+for path, name in zip(sys.argv[1::2], sys.argv[2::2]):
+    r = simulator.simulate("spokelse", [name + ":keep=3", "threshold:k=4"], rounds=2000, seed=5, plugins=[path])
+    out.append([{k: v for k, v in s.items() if k != "player"} for s in r.summary["seats"]])
+print(json.dumps(out))
+"""
+
+
+def play_in_one_process(folder: Path, *runs: tuple[Path, str]) -> list:
+    args = [a for path, salt in runs for a in (str(path), f"cached-{salt}")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(folder))
+    r = subprocess.run([sys.executable, "-c", PLAY_BOTH, *args], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.slow
+def test_two_line_ups_loaded_from_the_cache_into_one_process_each_play_their_own(tmp_path):
+    """Each kernel copy compiled first in a process of its own, then both loaded from the
+    cache into one: numba links compiled code by name, so copies of one function named
+    alike would run each other's strategy (their names carry their line-up's variant)."""
+    salt_x, salt_y = SALT + "x", SALT + "y"
+    x = plugin(tmp_path / "x" / "mine.py", 2.0, salt_x)
+    y = plugin(tmp_path / "y" / "mine.py", 0.5, salt_y)
+    own = tmp_path / "numba"
+    (alone_x,) = play_in_one_process(own, (x, salt_x))
+    (alone_y,) = play_in_one_process(own, (y, salt_y))
+    assert alone_x != alone_y
+    assert play_in_one_process(own, (x, salt_x), (y, salt_y)) == [alone_x, alone_y]
+
+
 def test_the_key_covers_the_strategy_file_and_refuses_what_it_cannot_fingerprint(tmp_path):
     import importlib.util
 
@@ -222,7 +256,10 @@ def test_only_the_most_recently_used_variants_are_kept(tmp_path):
     for f in shipped:
         f.write_bytes(b"the shipped kernel's")
     for age, v in enumerate(reversed(variants)):
-        for name in (f"kernel.play_round_nb-115-{v}.py311.nbi", f"kernel.play_round_nb-115-{v}.py311.1.nbc"):
+        for name in (
+            f"kernel.play_round_nb[{v}]-115.py311.nbi",
+            f"kernel.play_round_nb[{v}]-115.py311.1.nbc",
+        ):
             (folder / name).write_bytes(b"a copy")
             os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))
     specialise._keep_recent({folder}, variants[4], keep=2)  # the oldest, used again: now the newest
