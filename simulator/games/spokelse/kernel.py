@@ -8,8 +8,9 @@ same as ``reference.py`` (RULES.md §3) and draw from the same random streams
 Strategies are reached through the module global ``decide_nb(strategy_id,
 obs, params, rng)``, called directly so that the compiler inlines it: here it
 is the shipped strategies' dispatcher, and this module is compiled once and
-cached.  For user strategies :mod:`simulator.kernels.specialise` compiles a copy of
-this module with ``decide_nb`` bound to their dispatcher.
+cached.  For user strategies :mod:`simulator.kernels.hooks` compiles a copy of
+every function here that reaches ``decide_nb``, with ``decide_nb`` bound to their
+dispatcher (the same code, other globals).
 """
 
 from __future__ import annotations
