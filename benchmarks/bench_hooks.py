@@ -133,9 +133,7 @@ def main() -> None:
         assert len(outs) == 1, "the three ways must make the same decisions"
         for way, rows in results.items():
             ns = sorted(x for x, _ in rows)
-            print(
-                f"| `{name}` | {way} | {ns[len(ns) // 2]:.2f} | {ns[0]:.2f}–{ns[-1]:.2f} | {ways[way][2]:.2f} |"
-            )
+            print(f"| `{name}` | {way} | {ns[len(ns) // 2]:.2f} | {ns[0]:.2f}–{ns[-1]:.2f} |")
 
 
 if __name__ == "__main__":
