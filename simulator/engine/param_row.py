@@ -10,6 +10,7 @@ Imports: none (the engine's random streams and the strategies' parameters both r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 MAX_PARAMS = 8
@@ -24,4 +25,23 @@ def row_salt(row: Any) -> int:
     return int(row[SALT_AT]) if len(row) > SALT_AT else 0
 
 
-__all__ = ["FORGET_AT", "MAX_PARAMS", "PARAM_ROW", "SALT_AT", "SLIP_AT", "row_salt"]
+def player_salts(players: Sequence[Any]) -> list[int]:
+    """Each player's copy salt, read from its parameter row (docs/random-streams.md)."""
+    return [row_salt(p.params) for p in players]
+
+
+def seat_salt(salts: Sequence[int], seat: int) -> int:
+    """The copy salt of ``seat`` (0 for a seat past the end of ``salts``)."""
+    return int(salts[seat]) if seat < len(salts) else 0
+
+
+__all__ = [
+    "FORGET_AT",
+    "MAX_PARAMS",
+    "PARAM_ROW",
+    "SALT_AT",
+    "SLIP_AT",
+    "player_salts",
+    "row_salt",
+    "seat_salt",
+]

@@ -9,7 +9,7 @@ which the hook is the run's dispatcher and each function that reaches it is its 
 rebound copy.  Nothing is parsed, edited or executed as text, and the kernel may spread
 over several modules: what counts is what reaches the hook.
 
-Each copy is named by a *variant* of the line-up (``play_round_nb[<variant>]``): numba
+Each copy is named by a *variant* of the line-up (``play_round_nb__<variant>``): numba
 names compiled code and cache files by a function's module and qualified name, so the
 shipped kernel and the copies of every line-up stay apart in the process (two compiled
 functions of one name would have calls linked to the first loaded) and in numba's cache,
@@ -109,7 +109,7 @@ def rebound(
         Keep the copies in numba's on-disk cache, under ``variant``.
     variant : str
         What tells this line-up's copies from every other's, in the process and in the
-        cache (file-name safe; unique in the process, and for a cached copy it must change
+        cache (letters, digits and underscores: it ends the copies' names; unique in the process, and for a cached copy it must change
         whenever anything compiled into it but not in the package's files changes: the
         strategies, the dispatcher).
     name : str, optional
@@ -127,6 +127,8 @@ def rebound(
         a watchdog thread can stop a strategy that never answers.  ``COPIES`` holds every
         copy (of whatever module), in the order :func:`reaching` gives.
     """
+    if not f"_{variant}".isidentifier():  # numba builds variable names from a function's name
+        raise ValueError(f"a variant is letters, digits and underscores, not {variant!r}")
     hook = kernel.__dict__[HOOK]
     old = reaching(kernel)
     made: dict[int, Any] = {id(hook): decide}
@@ -139,7 +141,7 @@ def rebound(
         # module and qualified name, and two copies of one name in a process (the shipped
         # kernel and a line-up's copy, or two line-ups' copies, one compiled here, one loaded
         # from the cache) would have their calls linked to whichever was loaded first.
-        new.__qualname__ = f"{py.__qualname__}[{variant}]"
+        new.__qualname__ = f"{py.__qualname__}__{variant}"
         new.__doc__, new.__module__, new.__kwdefaults__ = py.__doc__, py.__module__, py.__kwdefaults__
         options = dict(fn.targetoptions)
         options.pop("nopython", None)  # njit implies it (and warns when told)

@@ -57,8 +57,8 @@ ON_DISK = True
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGE = (_ROOT / "simulator", _ROOT / "strategies")
 _PLAIN = (int, float, complex, bool, str, bytes, type(None), np.number, np.bool_)
-#: numba's cache files of a copy: ``<module>.<function>[<variant>]-<line>.py<ver>...``
-_VARIANT_FILE = re.compile(r"^[^.]+\..+\[(?P<variant>[0-9a-f]{20})\]-\d+\.py\d+")
+#: numba's cache files of a copy: ``<module>.<function>__<variant>-<line>.py<ver>...``
+_VARIANT_FILE = re.compile(r"^[^.]+\..+__(?P<variant>[0-9a-f]{20})-\d+\.py\d+")
 
 
 def specialised_kernel(
@@ -76,7 +76,7 @@ def specialised_kernel(
     decide = make_dispatch(decides, contained)
     variant = _variant(decides, contained)
     if variant is None:
-        module = rebound(kernel, decide, cache=False, variant=f"process-{len(_CACHE)}")
+        module = rebound(kernel, decide, cache=False, variant=f"process{len(_CACHE)}")
     else:
         module = rebound(kernel, decide, cache=True, variant=variant)
         from simulator.engine.cache import GuardedFunctionCache

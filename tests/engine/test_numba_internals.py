@@ -62,9 +62,9 @@ def test_a_function_cache_knows_its_folder_and_names_its_files_by_the_qualified_
         assert os.path.isdir(ni.cache_path(f))
     # kortsim's copies of a kernel are told apart in the cache by their qualified names
     renamed = type(_plain)(_plain.__code__, globals(), "_plain")
-    renamed.__qualname__ = "_plain[0123456789abcdef0123]"
+    renamed.__qualname__ = "_plain__0123456789abcdef0123"
     g = njit(cache=True)(renamed)
-    assert g._cache._impl.filename_base.startswith("test_numba_internals._plain[0123456789abcdef0123]-")
+    assert g._cache._impl.filename_base.startswith("test_numba_internals._plain__0123456789abcdef0123-")
 
 
 def test_a_jitted_function_is_a_dispatcher():

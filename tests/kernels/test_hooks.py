@@ -57,14 +57,14 @@ def test_a_copy_runs_the_kernels_own_code_objects_against_the_runs_dispatcher(na
 def test_a_copy_is_named_by_its_variant_in_the_process_and_in_the_cache():
     kernel = get_game("spokelse").kernel
     decide = njit(lambda sid, obs, params, rng: -1)
-    uncached = hooks.rebound(kernel, decide, cache=False, variant="process-t")
-    assert all(c.py_func.__qualname__.endswith("[process-t]") for c in uncached.COPIES)
+    uncached = hooks.rebound(kernel, decide, cache=False, variant="process_t")
+    assert all(c.py_func.__qualname__.endswith("__process_t") for c in uncached.COPIES)
     assert all(c._cache.__class__.__name__ == "NullCache" for c in uncached.COPIES)
     cached = hooks.rebound(kernel, decide, cache=True, variant="0123456789abcdef0123")
     for copy, original in zip(cached.COPIES, hooks.reaching(kernel), strict=True):
-        assert copy.py_func.__qualname__ == f"{original.py_func.__qualname__}[0123456789abcdef0123]"
+        assert copy.py_func.__qualname__ == f"{original.py_func.__qualname__}__0123456789abcdef0123"
         name = copy._cache._impl.filename_base  # numba names the cache files by the qualified name
-        assert name.startswith(f"kernel.{original.py_func.__qualname__}[0123456789abcdef0123]-")
+        assert name.startswith(f"kernel.{original.py_func.__qualname__}__0123456789abcdef0123-")
         assert specialise._VARIANT_FILE.match(name + ".nbi")["variant"] == "0123456789abcdef0123"
 
 

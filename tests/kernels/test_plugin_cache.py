@@ -257,8 +257,8 @@ def test_only_the_most_recently_used_variants_are_kept(tmp_path):
         f.write_bytes(b"the shipped kernel's")
     for age, v in enumerate(reversed(variants)):
         for name in (
-            f"kernel.play_round_nb[{v}]-115.py311.nbi",
-            f"kernel.play_round_nb[{v}]-115.py311.1.nbc",
+            f"kernel.play_round_nb__{v}-115.py311.nbi",
+            f"kernel.play_round_nb__{v}-115.py311.1.nbc",
         ):
             (folder / name).write_bytes(b"a copy")
             os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))

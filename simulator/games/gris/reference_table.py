@@ -16,10 +16,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simulator.engine.cards import N_CARDS, N_SUITS
+from simulator.engine.param_row import player_salts, seat_salt
 from simulator.engine.rng import DEAL, DEALER, DECIDE, Stream
 from simulator.games.gris.observation import OBS_SIZE
 from simulator.games.gris.variants import MAX_SEATS, MIN_SEATS, Rules
-from strategies.params import row_salt
 
 CARDS_PER_PLAYER = 5  # RULES.md §1: five cards to each player ...
 GOAL = 5  # RULES.md §1: five cards of one suit in hand
@@ -92,19 +92,10 @@ def shuffle_deck(seed: int, game: int, deal: int = 0) -> list[int]:
 def decide_streams(seed: int, game: int, deal: int, n: int, salts: Sequence[int] = ()) -> list[np.ndarray]:
     """Each seat's DECIDE stream for the deal, as the one-element array its strategy draws from.
 
-    ``salts[seat]`` is the copy salt of the seat's player (``strategies.params.row_salt``;
+    ``salts[seat]`` is the copy salt of the seat's player (``simulator.engine.param_row.row_salt``;
     0, or a seat past the end of ``salts``: the stream as keyed)."""
     # docs/random-streams.md: DECIDE is keyed by (seed, game, 2, deal, seat); only strategies draw
-    return [Stream(seed, game, DECIDE, deal, seat, _salt(salts, seat)).as_array() for seat in range(n)]
-
-
-def _salt(salts: Sequence[int], seat: int) -> int:
-    return int(salts[seat]) if seat < len(salts) else 0
-
-
-def player_salts(players: Sequence[Any]) -> list[int]:
-    """Each player's copy salt, read from its parameter row (docs/random-streams.md)."""
-    return [row_salt(p.params) for p in players]
+    return [Stream(seed, game, DECIDE, deal, seat, seat_salt(salts, seat)).as_array() for seat in range(n)]
 
 
 def seat_streams(seed: int, game: int, deal: int, players: Sequence[Any]) -> list[np.ndarray]:

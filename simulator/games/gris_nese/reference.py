@@ -44,6 +44,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.engine.cards import RANKS as RANKS  # the table's modules read the rank names here
+from simulator.engine.param_row import player_salts
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA, last_to_touch
 from simulator.engine.rng import REACT, Stream
 from simulator.games.gris_nese.reference_human import forget_history, human_values, slipped_card
@@ -60,7 +61,6 @@ from simulator.games.gris_nese.reference_table import (
     group_of,
     left_of,
     new_table,
-    player_salts,
     rank_groups,
     shuffle_cards,
 )

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from simulator.engine.cards import N_RANKS, RANKS, rank_of
+from simulator.engine.param_row import seat_salt
 from simulator.engine.rng import DEAL, DECIDE, Stream
 from simulator.games.gris_nese.observation import (
     GROUP_RANKS,
@@ -26,7 +26,6 @@ from simulator.games.gris_nese.observation import (
     OBS_SIZE,
 )
 from simulator.games.gris_nese.variants import MAX_PLAYERS, MIN_PLAYERS, Rules
-from strategies.params import row_salt
 
 N_SUITS = 4  # RULES.md §2: a rank group is four cards of one rank, suits ♠ ♥ ♦ ♣
 WINNERS = 2  # RULES.md §2: when two players remain they are joint winners
@@ -83,19 +82,10 @@ def decide_streams(
     """Each position's DECIDE stream for the deal, keyed by its original seat.
 
     ``salts[seat]`` is the copy salt of the player in original seat ``seat``
-    (``strategies.params.row_salt``; 0, or a seat past the end of ``salts``: the stream as
+    (``simulator.engine.param_row.row_salt``; 0, or a seat past the end of ``salts``: the stream as
     keyed)."""
     # docs/random-streams.md: DECIDE is keyed by (seed, game, 2, deal, original seat)
-    return [Stream(seed, game, DECIDE, deal, seat, _salt(salts, seat)).as_array() for seat in seats]
-
-
-def _salt(salts: Sequence[int], seat: int) -> int:
-    return int(salts[seat]) if seat < len(salts) else 0
-
-
-def player_salts(players: Sequence[Any]) -> list[int]:
-    """Each original seat's copy salt, read from its player's parameter row (docs/random-streams.md)."""
-    return [row_salt(p.params) for p in players]
+    return [Stream(seed, game, DECIDE, deal, seat, seat_salt(salts, seat)).as_array() for seat in seats]
 
 
 # --- the table ----------------------------------------------------------------------

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.engine.cards import rank_of
+from simulator.engine.param_row import player_salts
 from simulator.engine.rng import DEALER, Stream
 from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.reference_human import (
@@ -60,7 +61,6 @@ from simulator.games.spokelse.reference_table import (
     decide_streams,
     look_at_slot,
     other,
-    player_salts,
     shuffle_deck,
 )
 from simulator.games.spokelse.reference_view import (

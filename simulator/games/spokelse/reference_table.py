@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from simulator.engine.cards import N_CARDS
+from simulator.engine.param_row import seat_salt
 from simulator.engine.rng import DEAL, DECIDE, Stream
 from simulator.games.spokelse.variants import N_SLOTS, Rules
-from strategies.params import row_salt
 
 N_SEATS = 2
 CARDS_PER_PLAYER = 5  # RULES.md §3: five cards to each, one of them the ghost
@@ -88,19 +87,12 @@ def shuffle_deck(seed: int, game: int, deal: int = 0) -> list[int]:
 def decide_streams(seed: int, game: int, deal: int = 0, salts: Sequence[int] = ()) -> list[np.ndarray]:
     """Each seat's DECIDE stream for the deal, as the one-element array its strategy draws from.
 
-    ``salts[seat]`` is the copy salt of the seat's player (``strategies.params.row_salt``;
+    ``salts[seat]`` is the copy salt of the seat's player (``simulator.engine.param_row.row_salt``;
     0, or a seat past the end of ``salts``: the stream as keyed)."""
     # docs/random-streams.md: DECIDE is keyed by (seed, game, 2, deal, seat); only strategies draw
-    return [Stream(seed, game, DECIDE, deal, seat, _salt(salts, seat)).as_array() for seat in range(N_SEATS)]
-
-
-def _salt(salts: Sequence[int], seat: int) -> int:
-    return int(salts[seat]) if seat < len(salts) else 0
-
-
-def player_salts(players: Sequence[Any]) -> list[int]:
-    """Each player's copy salt, read from its parameter row (docs/random-streams.md)."""
-    return [row_salt(p.params) for p in players]
+    return [
+        Stream(seed, game, DECIDE, deal, seat, seat_salt(salts, seat)).as_array() for seat in range(N_SEATS)
+    ]
 
 
 def deal_cards(
