@@ -45,16 +45,7 @@ MAX_TOP_MODULES = 6
 MAX_LINES = 400
 #: Modules still over MAX_LINES, each with the reason.  The test fails on any other module
 #: over the limit, and on any of these once it is under it (then drop it from here).
-STILL_LONG = {
-    # A game kernel is copied whole, as text, when it is specialised for users' strategies
-    # (simulator/kernels/specialise.py): every function that reaches a strategy must stay in
-    # the one module until kernels are specialised without their text (issue: the house in
-    # layers, point 3).
-    "simulator/games/gris/kernel.py": "specialised as one text",
-    "simulator/games/gris_nese/kernel.py": "specialised as one text",
-    "simulator/games/spokelse/kernel.py": "specialised as one text",
-    "simulator/games/spokelse/search.py": "compiled as one kernel with its playouts, as above",
-}
+STILL_LONG: dict[str, str] = {}
 
 
 def modules() -> dict[str, Path]:

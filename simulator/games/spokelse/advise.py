@@ -19,7 +19,7 @@ import numpy as np
 from simulator.engine.cards import name
 from simulator.engine.rng import DECIDE, Stream
 from simulator.errors import InputError
-from simulator.games.spokelse import search
+from simulator.games.spokelse import search, search_worlds
 from simulator.games.spokelse.advise_symmetry import equivalent_slots, slots_words
 from simulator.games.spokelse.observation import (
     PLACE,
@@ -112,9 +112,11 @@ def action_words(pos: Position, a: int) -> str:
     """An action in words, naming the cards it moves."""
     if pos.phase == SOURCE:
         return (
-            "draw from the stock" if a == search.STOCK else f"take {name(pos.discard)} from the discard pile"
+            "draw from the stock"
+            if a == search_worlds.STOCK
+            else f"take {name(pos.discard)} from the discard pile"
         )
-    if a == search.THROW:
+    if a == search_worlds.THROW:
         return f"throw {name(pos.hand)} on the discard pile"
     out = "an unknown card" if pos.row[a] < 0 else name(pos.row[a])
     return f"put {name(pos.hand)} in slot {a} ({out} goes to the pile)"
@@ -150,7 +152,7 @@ def advise(
             f"advice ranks the moves of one position: forget and slip do not apply ({strategy!r})"
         )
     params = player.params.copy()
-    params[search.P_SAMPLES] = samples  # what choose_nb reads
+    params[search_worlds.P_SAMPLES] = samples  # what choose_nb reads
     if opponent is not None:
         model = parse_spec(opponent, "spokelse")
         if model.family.name != "expect" or model.human:
@@ -158,18 +160,20 @@ def advise(
                 f"--opponent: the playouts play plain expect, so the model is an expect spec without "
                 f"forget or slip, not {opponent!r}"
             )
-        params[search.P_BASE : search.P_BASE + 4] = model.params[:4]
+        params[search_worlds.P_BASE : search_worlds.P_BASE + 4] = model.params[:4]
     base = parse_spec("expect", "spokelse").family.player(
-        **dict(zip(("k", "patience", "pile", "open"), params[search.P_BASE : search.P_BASE + 4]))
+        **dict(
+            zip(("k", "patience", "pile", "open"), params[search_worlds.P_BASE : search_worlds.P_BASE + 4])
+        )
     )
     obs = position_obs(pos)
-    own = np.zeros((search.N_ACTIONS, samples), np.int64)
+    own = np.zeros((search_worlds.N_ACTIONS, samples), np.int64)
     opp = np.zeros_like(own)
-    legal = np.zeros(search.N_ACTIONS, np.int64)
+    legal = np.zeros(search_worlds.N_ACTIONS, np.int64)
     rng = Stream(seed, 0, DECIDE, 0, 0).as_array()
     if search.evaluate_nb(obs, params, rng, own, opp, legal) < 0:
         raise InputError("the position cannot happen: the cards do not add up")
-    margin = bool(params[search.P_MARGIN])
+    margin = bool(params[search_worlds.P_MARGIN])
     options = []
     same = equivalent_slots(pos)
     for a in np.flatnonzero(legal):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from simulator.games.spokelse.observation import PLACE, SOURCE, UNSEEN
 from simulator.games.spokelse.position import Position, position_obs
-from simulator.games.spokelse.search import THROW
+from simulator.games.spokelse.search_worlds import THROW
 
 DRAW, TAKE = 0, 1
 

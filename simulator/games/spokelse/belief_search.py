@@ -34,17 +34,19 @@ from simulator.games.spokelse.observation import (
     SOURCE,
 )
 from simulator.games.spokelse.search import (
-    N_ACTIONS,
-    P_SAMPLES,
-    STOCK,
     _any_better_nb,
     base_params_nb,
     choose_nb,
+    play_out_nb,
+    score_of_nb,
+)
+from simulator.games.spokelse.search_worlds import (
+    N_ACTIONS,
+    P_SAMPLES,
+    STOCK,
     copy_world_nb,
     legal_nb,
     new_world_nb,
-    play_out_nb,
-    score_of_nb,
 )
 
 # The belief's settings (bparams): the model's builtin id, eps, 1 to infer (0: uniform)

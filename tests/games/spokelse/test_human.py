@@ -20,7 +20,7 @@ import simulator
 from simulator.cli import app
 from simulator.engine.cards import rank_of
 from simulator.errors import InputError
-from simulator.games.spokelse import kernel, search
+from simulator.games.spokelse import kernel, search_worlds
 from simulator.games.spokelse import reference as R
 from simulator.games.spokelse.calibration import ACC_FIELDS, calibrate_chunk_nb
 from simulator.games.spokelse.duel import BUILTIN, SEARCH, duel_chunk_nb
@@ -182,7 +182,7 @@ class Watched:
         table = self.table_of()
         seat = int(obs[SEAT])
         pool, under = np.empty(52, np.int64), np.empty(52, np.int64)
-        assert search.split_cards_nb(obs, pool, under)[0] >= 0
+        assert search_worlds.split_cards_nb(obs, pool, under)[0] >= 0
         for r in range(13):
             assert obs[UNSEEN + r] == 4 - sum(rank_of(c) == r for c in table.seen[seat])
         self.decisions += 1

@@ -13,7 +13,7 @@ import pytest
 import simulator
 from simulator.engine.cards import N_CARDS, rank_of
 from simulator.games import get_game
-from simulator.games.spokelse import kernel, search
+from simulator.games.spokelse import kernel, search, search_worlds
 from simulator.games.spokelse import reference as R
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
@@ -75,12 +75,12 @@ def test_sampled_worlds_hold_every_card_once_and_agree_with_the_observation() ->
     checked = 0
     for obs in observations():
         pool, under = np.empty(52, np.int64), np.empty(52, np.int64)
-        n_pool, n_under = search.split_cards_nb(obs, pool, under)
-        assert n_pool == search.places_nb(obs)  # in play the unseen cards fill the hidden places
-        world, knows = search.new_world_nb(), np.empty(4, np.int64)
-        me = int(obs[search.SEAT])
+        n_pool, n_under = search_worlds.split_cards_nb(obs, pool, under)
+        assert n_pool == search_worlds.places_nb(obs)  # in play the unseen cards fill the hidden places
+        world, knows = search_worlds.new_world_nb(), np.empty(4, np.int64)
+        me = int(obs[search_worlds.SEAT])
         for _ in range(5):
-            n_stock = search.sample_world_nb(
+            n_stock = search_worlds.sample_world_nb(
                 obs, rng, card_value(obs), 26, pool, under, n_pool, n_under, world, knows
             )
             wobs, seen, slot, ghost, stock, pile, counts = world
@@ -117,12 +117,14 @@ def test_a_uniform_deal_puts_every_unseen_card_everywhere() -> None:
     table, seat = next(tables(1, (4,)))
     obs = R.observe(table, seat, SOURCE)
     pool, under = np.empty(52, np.int64), np.empty(52, np.int64)
-    n_pool, n_under = search.split_cards_nb(obs, pool, under)
-    world, knows = search.new_world_nb(), np.empty(4, np.int64)
+    n_pool, n_under = search_worlds.split_cards_nb(obs, pool, under)
+    world, knows = search_worlds.new_world_nb(), np.empty(4, np.int64)
     rng = np.array([7], np.uint64)
     ghosts = Counter()
     for _ in range(3000):
-        search.sample_world_nb(obs, rng, card_value(obs), 26, pool, under, n_pool, n_under, world, knows)
+        search_worlds.sample_world_nb(
+            obs, rng, card_value(obs), 26, pool, under, n_pool, n_under, world, knows
+        )
         ghosts.update(int(c) for c in world[3])
     unseen = set(pool[:n_pool].tolist())
     assert set(ghosts) == unseen
@@ -214,7 +216,7 @@ def test_the_same_stream_gives_the_same_decision_and_draws_only_from_it() -> Non
         answers = [SMALL.decide(obs, SMALL.params, s) for s in states]
         assert answers[0] == answers[1] and states[0][0] == states[1][0]
         legal = np.empty(5, np.int64)
-        search.legal_nb(obs, legal)
+        search_worlds.legal_nb(obs, legal)
         assert legal[answers[0]] == 1
         if obs[PHASE] == SOURCE and obs[DISCARD_TOP] < 0:
             assert answers[0] == Source.STOCK and states[0][0] == 2024  # one answer: nothing drawn
