@@ -7,13 +7,8 @@ streams (``docs/random-streams.md``), so a test can replay any game move by
 move.
 
 One round is :func:`simulator.games.gris_nese.round.play_round_nb`; this module plays matches,
-chunks and blocks of them.  Strategies are reached through the module global
-``decide_nb(strategy_id, obs, params, rng)`` of ``round.py``, called directly so that the
-compiler inlines it: there it is the shipped strategies' dispatcher, and the kernel is
-compiled once and cached.  For user strategies :mod:`simulator.kernels.hooks` compiles a
-copy of every function of both modules that reaches ``decide_nb`` (this module names the
-hook too, as ``decide_nb``), with ``decide_nb`` bound to their dispatcher (the same code,
-other globals).
+chunks and blocks of rounds.  Both reach the strategies through the hook ``decide_nb``
+(docs/kernels.md says how it is bound for users' strategies).
 
 ``rules_i`` is ``[n_players, stall_cap]``; ``rules_f`` is
 ``[unclear_margin, median of each seat..., sigma of each seat...]``.

@@ -1,8 +1,6 @@
 """Spøkelse's compiled round: the deal, the turns and the scores (RULES.md §3).
 
-The round reads the strategies through the hook ``decide_nb`` (the shipped dispatcher;
-:mod:`simulator.kernels.hooks` copies what reaches it for users' strategies).  The
-matches, the chunks and the block entry points that play it are in :mod:`kernel`.
+It calls the strategies through the hook ``decide_nb`` (docs/kernels.md).
 """
 
 from __future__ import annotations
