@@ -5,6 +5,7 @@ registry (simulator/engine/dispatching.py)."""
 from __future__ import annotations
 
 import types as pytypes
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -64,7 +65,8 @@ def test_a_copy_is_named_by_its_variant_in_the_process_and_in_the_cache():
     for copy, original in zip(cached.COPIES, hooks.reaching(kernel), strict=True):
         assert copy.py_func.__qualname__ == f"{original.py_func.__qualname__}__0123456789abcdef0123"
         name = copy._cache._impl.filename_base  # numba names the cache files by the qualified name
-        assert name.startswith(f"kernel.{original.py_func.__qualname__}__0123456789abcdef0123-")
+        module = Path(original.py_func.__code__.co_filename).stem  # numba's prefix: the file's name
+        assert name.startswith(f"{module}.{original.py_func.__qualname__}__0123456789abcdef0123-")
         assert specialise._VARIANT_FILE.match(name + ".nbi")["variant"] == "0123456789abcdef0123"
 
 
