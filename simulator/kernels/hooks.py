@@ -109,9 +109,9 @@ def rebound(
         Keep the copies in numba's on-disk cache, under ``variant``.
     variant : str
         What tells this line-up's copies from every other's, in the process and in the
-        cache (letters, digits and underscores: it ends the copies' names; unique in the process, and for a cached copy it must change
-        whenever anything compiled into it but not in the package's files changes: the
-        strategies, the dispatcher).
+        cache: letters, digits and underscores (it ends the copies' names), unique in the
+        process, and for cached copies changed whenever anything compiled into them but
+        not in the package's files changes (the strategies, the dispatcher).
     name : str, optional
         The stand-in module's name (default: the kernel's, with the variant).
     nogil : bool, default True
