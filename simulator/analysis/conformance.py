@@ -5,6 +5,9 @@ plays a game's compiled kernel and its readable reference side by side and check
 figure kortsim prints rests on:
 
 - **registry**: the shipped strategies have the dispatcher's ids 0, 1, 2, ... in order;
+- **hook**: the kernel calls its strategies only through its hook ``decide_nb``, the game's
+  shipped dispatcher, and its block entry points and trace reach it by plain names (what a
+  kernel for users' strategies is copied by: docs/kernels.md);
 - **moves**: the kernel plays the reference's games, move by move, for every shipped strategy
   at the smallest, default and largest table;
 - **records**: the record of each game a run writes is the reference's game;
@@ -99,6 +102,32 @@ def check_registry(game: Game) -> int:
     if ids != list(range(len(pool))):
         _fail(game, "registry", f"the shipped strategies' ids are {ids}, not 0..{len(pool) - 1}")
     return len(pool)
+
+
+def check_hook(game: Game) -> int:
+    """The kernel's hook is the shipped dispatcher and its entry points reach it by plain
+    names (:mod:`simulator.kernels.hooks`); returns how many functions reach it."""
+    import importlib
+
+    from simulator.kernels.hooks import HOOK, HookError, reaching
+
+    kernel = game.kernel
+    hook = getattr(kernel, HOOK, None)
+    if hook is None:
+        _fail(game, "hook", f"{kernel.__name__} has no module global {HOOK} (the strategies' dispatcher)")
+    dispatcher = getattr(importlib.import_module(game.strategies_module), "decide_builtin_nb", None)
+    if hook is not dispatcher:
+        _fail(game, "hook", f"{kernel.__name__}.{HOOK} is not decide_builtin_nb of {game.strategies_module}")
+    try:
+        found = reaching(kernel)
+    except HookError as exc:
+        _fail(game, "hook", str(exc))
+    for entry in ("run_block_nb", "records_block_nb", "trace_round_nb"):
+        fn = getattr(kernel, entry, None)
+        fn = getattr(fn, "chunk", fn)  # a block entry point plays its chunk kernel
+        if not any(f is fn for f in found):
+            _fail(game, "hook", f"{kernel.__name__}.{entry} does not reach {HOOK}: it would play no strategy")
+    return len(found)
 
 
 def check_moves(game: Game, n: int) -> int:
@@ -236,6 +265,7 @@ def check_observations(game: Game, n: int) -> int:
 #: the checks :func:`check_game` runs, by name, each with the arguments it takes
 CHECKS: dict[str, Callable[..., int]] = {
     "registry": check_registry,
+    "hook": check_hook,
     "moves": check_moves,
     "records": check_records,
     "determinism": check_determinism,
@@ -279,7 +309,7 @@ def check_game(game: str | Game, *, seats: Sequence[int] | None = None) -> Confo
             raise InputError(
                 f"seats: {g.name} is played by {g.min_seats} to {g.max_seats} players, not {n!r}"
             )
-    report = Conformance(g.name, sizes, {"registry": check_registry(g)})
+    report = Conformance(g.name, sizes, {"registry": check_registry(g), "hook": check_hook(g)})
     for name in ("moves", "cards", "observations"):
         report.counts[name] = sum(CHECKS[name](g, n) for n in sizes)
     for name in ("records", "determinism"):
@@ -295,6 +325,7 @@ __all__ = [
     "check_cards",
     "check_determinism",
     "check_game",
+    "check_hook",
     "check_moves",
     "check_observations",
     "check_records",

@@ -405,6 +405,41 @@ def test_check_game_names_the_first_move_where_kernel_and_reference_differ(monke
         conformance.check_moves(game, game.min_seats)
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_kernel_reaches_its_hook_from_every_entry_point(name: str) -> None:
+    assert conformance.check_hook(GAMES[name]) >= 3
+
+
+def test_a_kernel_without_its_hook_or_reaching_it_by_attribute_is_named() -> None:
+    import types
+
+    from numba import njit
+
+    game = GAMES["spokelse"]
+    bare = types.ModuleType("simulator.games.toy.kernel")
+    fake = types.SimpleNamespace(name="toy", kernel=bare, strategies_module=game.strategies_module)
+    with pytest.raises(ConformanceError, match=r"^toy: hook: .*has no module global decide_nb"):
+        conformance.check_hook(fake)
+    bare.decide_nb = njit(lambda sid, obs, params, rng: -1)
+    with pytest.raises(ConformanceError, match=r"^toy: hook: .*decide_nb is not decide_builtin_nb"):
+        conformance.check_hook(fake)
+    bare.decide_nb = game.kernel.decide_nb
+    inner = types.ModuleType("simulator.games.toy.round")
+    inner.decide_nb = bare.decide_nb
+    exec("def play_nb(x):\n    return decide_nb(0, x, x, x)\n", inner.__dict__)
+    inner.play_nb.__module__ = inner.__name__
+    inner.play_nb = njit(inner.play_nb)
+    bare.round = inner
+    exec("def trace_round_nb(x):\n    return round.play_nb(x)\n", bare.__dict__)
+    bare.trace_round_nb.__module__ = bare.__name__
+    bare.trace_round_nb = njit(bare.trace_round_nb)
+    with pytest.raises(ConformanceError, match=r"^toy: hook: .*through the module attribute round\.play_nb"):
+        conformance.check_hook(fake)
+    del bare.round, bare.trace_round_nb
+    with pytest.raises(ConformanceError, match=r"^toy: hook: .*run_block_nb does not reach decide_nb"):
+        conformance.check_hook(fake)
+
+
 def test_check_game_refuses_what_is_not_a_game_or_a_table_size() -> None:
     with pytest.raises(simulator.InputError, match="unknown game"):
         simulator.check_game("skat")
