@@ -7,6 +7,7 @@ deadline a quick example would meet.  Under CI (``CI`` set) the examples are als
 (derandomised), so that a run is repeatable; locally they stay random to keep finding cases.
 """
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -16,9 +17,15 @@ from hypothesis import settings
 os.environ.setdefault("MPLBACKEND", "Agg")
 # The output's width is the test's to set (``COLUMNS``, ``--width``): pytest-xdist's workers
 # start with COLUMNS=80 and LINES=24 in their environment, which would fit every command's
-# output to 80 columns in a parallel run only.
-os.environ.pop("COLUMNS", None)
-os.environ.pop("LINES", None)
+# output to 80 columns in a parallel run only.  GNU readline, once imported (pytest's
+# debugger imports it), also writes the terminal's COLUMNS and LINES into the process's
+# environment behind ``os.environ``'s back wherever TERM is set, and subprocesses inherit
+# them: imported first, then both are removed from the environment itself too.
+with contextlib.suppress(ImportError):
+    import readline  # noqa: F401
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+    os.unsetenv(_name)
 
 settings.register_profile("kortsim", deadline=None)
 settings.register_profile("kortsim-ci", deadline=None, derandomize=True, print_blob=True)
