@@ -150,7 +150,7 @@ def _holds_complete_run(out: Path) -> bool:
         return False
     return (
         isinstance(state, dict)
-        and state.get("kortsim_experiment") == STATE_FORMAT
+        and state.get("kortsim_experiment") in (1, STATE_FORMAT)
         and bool(state.get("complete"))
     )
 

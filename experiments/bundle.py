@@ -4,17 +4,17 @@ and sentences of a run and writes the folder; :func:`start` opens one.
 The folder is claimed as every ``--out`` folder is (:mod:`simulator.running.claim`: one
 wording for every refusal, a folder holding files kortsim did not write refused, the
 folder's lock held while the run plays), and every file is written whole or not at all
-(:mod:`simulator.engine.files`).  ``experiment.json`` is the journal of finished steps:
-each names its result file in ``steps/`` and that file's SHA-256, checked before it is
-read back.
+(:mod:`simulator.engine.files`).  ``experiment.json`` holds the settings, their hash and
+the keys of the finished steps; ``steps.jsonl`` is the journal of finished steps, in the
+run folder's journal format (:mod:`experiments.step_journal`): each line names its step's
+result file in ``steps/`` and that file's SHA-256, checked before it is read back.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import pickle
 import re
+import sys
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -24,11 +24,11 @@ from typing import Any
 
 import pandas as pd
 
+from experiments.step_journal import StepJournal
 from experiments.study import (
     SIZES,
     STATE_FILE,
     STATE_FORMAT,
-    STEPS_DIR,
     ExperimentInterrupted,
     ExperimentResult,
     Progress,
@@ -42,6 +42,8 @@ from experiments.study import (
 from simulator.engine.files import atomic_write
 from simulator.errors import InputError
 from simulator.running.claim import FolderLock, already_holds, cannot_resume, claim, resume_seed
+from simulator.running.journal_lines import changed
+from simulator.running.results import settings_hash
 from simulator.running.setup import resolve_seed
 
 
@@ -119,6 +121,15 @@ class Bundle:
         self._lock: FolderLock | None = FolderLock(out, "experiment")
         try:
             self.state = self._read_state() if resume else self._new_state()
+            self.journal = StepJournal(out, self.state["settings_hash"])
+            if resume:
+                old = self.state.pop("steps_before_journal", None)
+                self.journal.read([s.key for s in self.steps], old)
+                for line in self.journal.notices:
+                    print(f"note: {line}", file=sys.stderr, flush=True)
+            else:
+                self.journal.rewrite()
+            self.state["steps"] = [s.key for s in self.steps if s.key in self.journal.done]
             self._save_state()
         except BaseException:
             self.close()
@@ -128,10 +139,11 @@ class Bundle:
         return {
             "kortsim_experiment": STATE_FORMAT,
             "settings": self.settings,
+            "settings_hash": settings_hash(self.settings),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
             "sessions": 1,
             "complete": False,
-            "steps": {},
+            "steps": [],
             "strategies": {},
         }
 
@@ -141,13 +153,20 @@ class Bundle:
             state = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise InputError(f"{path} cannot be read: {exc}") from None
-        if not isinstance(state, dict) or state.get("kortsim_experiment") != STATE_FORMAT:
+        form = state.get("kortsim_experiment") if isinstance(state, dict) else None
+        if form not in (1, STATE_FORMAT):
             raise InputError(f"{path} is not an experiment run this kortsim can resume")
         diffs = settings_differences(state.get("settings", {}), self.settings)
         if diffs:
             raise cannot_resume(self.out, diffs)
+        if form == 1:  # its steps were kept in experiment.json: they move to the journal
+            steps = state.get("steps")
+            state["steps_before_journal"] = steps if isinstance(steps, dict) else {}
+            state["kortsim_experiment"] = STATE_FORMAT
+            state["settings_hash"] = settings_hash(state["settings"])
+        elif state.get("settings_hash") != settings_hash(state["settings"]):
+            raise changed(path, "does not match its settings hash")
         state["sessions"] = int(state.get("sessions", 1)) + 1
-        state.setdefault("steps", {})
         state.setdefault("strategies", {})
         return state
 
@@ -185,9 +204,8 @@ class Bundle:
     def _step(self, key: str, st: Step, fn: Callable[[Callable[[int], None]], Any]) -> Any:
         index = self.steps.index(st) + 1
         label = st.label or key
-        rec = self.state["steps"].get(key)
-        if rec is not None:
-            value = self._load(key, rec)
+        if key in self.journal.done:
+            value = self.journal.load(key)
             self.progress.step(index, len(self.steps), label, True)
             self.progress.advance(st.cost)
             return value
@@ -209,36 +227,9 @@ class Bundle:
         return value
 
     def _store(self, key: str, index: int, value: Any, elapsed: float) -> None:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        folder = self.out / STEPS_DIR
-        folder.mkdir(exist_ok=True)
-        name = f"{index:03d}-{_slug(key)}.pkl"
-        atomic_write(folder / name, data)
-        self.state["steps"][key] = {
-            "file": f"{STEPS_DIR}/{name}",
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "elapsed_s": round(elapsed, 3),
-        }
+        self.journal.add(key, f"{index:03d}-{_slug(key)}.pkl", value, elapsed)
+        self.state["steps"] = [s.key for s in self.steps if s.key in self.journal.done]
         self._save_state()
-
-    def _load(self, key: str, rec: Mapping[str, Any]) -> Any:
-        path = self.out / str(rec.get("file", ""))
-        try:
-            data = path.read_bytes()
-        except OSError:
-            raise InputError(
-                f"{path} (step {key!r}) is missing; remove its entry from {self.out / STATE_FILE} "
-                "to play it again, or start over in another --out folder"
-            ) from None
-        if hashlib.sha256(data).hexdigest() != rec.get("sha256"):
-            raise InputError(
-                f"{path} (step {key!r}) does not match its checksum in {self.out / STATE_FILE}; "
-                "delete the file and its entry to play that step again, or start over in another --out folder"
-            )
-        try:
-            return pickle.loads(data)  # our own file, checked against its recorded hash
-        except Exception as exc:  # written by another version of the code
-            raise InputError(f"{path} (step {key!r}) cannot be read back: {exc}") from None
 
     # --- what the report says -----------------------------------------------------------
 

@@ -16,7 +16,7 @@ import pandas as pd
 SIZES = ("tiny", "quick", "full")
 STATE_FILE = "experiment.json"
 STEPS_DIR = "steps"
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 1: the finished steps were kept in experiment.json (resumed, and moved)
 
 
 @dataclass(frozen=True)

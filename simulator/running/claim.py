@@ -117,7 +117,7 @@ class Kind:
 REPORT = ("report.html", "report.md", "report.json", "figures", "tables", "summary.parquet", "summary.json")
 KINDS = {
     "run": Kind("run", RUN_FILE, (*RUN_FILES, STATUS_FILE, RECORDS_DIR, *REPORT)),
-    "experiment": Kind("experiment", "experiment.json", ("experiment.json", "steps", *REPORT)),
+    "experiment": Kind("experiment", "experiment.json", ("experiment.json", "steps.jsonl", "steps", *REPORT)),
     "tune": Kind(
         "tune",
         "settings.json",

@@ -18,7 +18,6 @@ What a folder is checked for, on resume and by ``kortsim report``:
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 
 from simulator.errors import InputError
 from simulator.running.block_plan import merge_ranges
+from simulator.running.journal_lines import changed, encode_line, line_checksum, parsed_lines
 from simulator.running.results import settings_hash
 from simulator.running.run_files import (
     JOURNAL_FILE,
@@ -53,10 +53,10 @@ def block_checksum(
 ) -> str:
     """The checksum of one journal line: the run's settings hash, the line's game ranges
     ``[a, b)``, the sum of their aggregates and (with records) its record files' sha256."""
-    doc: list[Any] = [digest, [[int(a), int(b)] for a, b in games], [int(x) for x in agg]]
+    fields: list[Any] = [[[int(a), int(b)] for a, b in games], [int(x) for x in agg]]
     if parts:
-        doc.append([[str(n), str(h)] for n, h in parts])
-    return _sha(doc)
+        fields.append([[str(n), str(h)] for n, h in parts])
+    return line_checksum(digest, *fields)
 
 
 def journal_line(
@@ -67,8 +67,7 @@ def journal_line(
     rec: dict[str, Any] = {"games": [[int(a), int(b)] for a, b in games], "agg": [int(x) for x in agg]}
     if parts:
         rec["parts"] = [[str(n), str(h)] for n, h in parts]
-    rec["sha256"] = block_checksum(digest, games, agg, parts)
-    return (json.dumps(rec, separators=(",", ":")) + "\n").encode()
+    return encode_line(rec, block_checksum(digest, games, agg, parts))
 
 
 def file_sha256(path: Path) -> str | None:
@@ -115,11 +114,7 @@ def record_parts(path: Path, first: int, count: int) -> Parts:
 # --- reading and checking a folder ------------------------------------------------------
 
 
-def _changed(path: Path, what: str) -> InputError:
-    return InputError(
-        f"{path} {what}: it was changed after kortsim wrote it; restore it, or start over in "
-        "another --out folder"
-    )
+_changed = changed  # the one wording (simulator.running.journal_lines)
 
 
 @dataclass
@@ -171,20 +166,10 @@ def read_state(path: Path, meta: dict[str, Any], width: int | None = None) -> Fo
     digest = meta["settings_hash"]
     journal = path / JOURNAL_FILE
     blocks: list[tuple[Ranges, list[int], Parts]] = []
-    damaged = bad_parts = 0
-    try:
-        lines = journal.read_bytes().split(b"\n") if journal.exists() else []
-    except OSError as exc:
-        raise InputError(f"{journal} cannot be read: {exc.strerror or exc}") from None
+    bad_parts = 0
+    lines, damaged = parsed_lines(journal)  # a line cut short or garbled: its blocks are played again
     covered: Ranges = []
-    for i, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            rec = json.loads(raw)
-        except ValueError:  # cut short or garbled: damage; its blocks are played again
-            damaged += 1
-            continue
+    for i, rec in lines:
         try:
             games = [(int(a), int(b)) for a, b in rec["games"]]
             agg, check = rec["agg"], rec["sha256"]

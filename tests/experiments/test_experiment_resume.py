@@ -88,6 +88,7 @@ def test_an_interrupted_experiment_resumes_to_the_uninterrupted_numbers(small, t
     assert exc.value.done == 3 and exc.value.steps == steps
     state = json.loads((out / experiments.STATE_FILE).read_text())
     assert len(state["steps"]) == 3 and not state["complete"]
+    assert [x["step"] for x in _journal(out)] == state["steps"]
     assert not (out / "report.html").exists()
     res = runner.invoke(app, ["report", str(out)])  # no report yet: says how to finish the run
     assert res.exit_code == 2
@@ -151,19 +152,76 @@ def test_the_default_folder_takes_a_repeated_run_but_keeps_an_unfinished_one(
         experiments.run("commit-early", size="tiny")
 
 
-def test_a_damaged_step_is_refused_in_one_line(small, tmp_path):
+def _journal(out):
+    return [json.loads(x) for x in (out / "steps.jsonl").read_text().splitlines()]
+
+
+def test_a_damaged_step_file_is_played_again_and_an_edited_journal_refused_in_one_line(
+    small, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    full = _run(out)
+    lines = _journal(out)
+    assert [x["step"] for x in lines] == json.loads((out / experiments.STATE_FILE).read_text())["steps"]
+    # A result file changed after it was written is never trusted: its step is played again.
+    step = out / lines[0]["file"]
+    step.write_bytes(step.read_bytes()[:-1] + b"\x00")
+    rec = Recorder()
+    res = _run(out, rec, resume=True)
+    assert len(rec.played) == 1 and len(rec.read_back) == 7
+    assert "the result files of 1 step(s) are cut short, changed or missing" in capsys.readouterr().err
+    for name, table in full.tables.items():
+        pd.testing.assert_frame_equal(res.tables[name], table)
+    # A journal line cut short by a kill is dropped, and its step played again.
+    text = (out / "steps.jsonl").read_bytes()
+    (out / "steps.jsonl").write_bytes(text[:-20])
+    rec = Recorder()
+    _run(out, rec, resume=True)
+    assert len(rec.played) == 1 and "1 damaged line(s) dropped" in capsys.readouterr().err
+    # A journal line that parses but was edited refuses the folder, in one line.
+    lines = _journal(out)
+    lines[2]["file_sha256"] = lines[3]["file_sha256"]
+    (out / "steps.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.raises(InputError, match="line 3 fails its checksum: it was changed after kortsim wrote it"):
+        _run(out, resume=True)
+    res = runner.invoke(app, ["experiment", "run", "commit-early", "--tiny", "--out", str(out), "--resume"])
+    assert res.exit_code == 2
+    err = [x for x in res.stderr.splitlines() if x.strip()]
+    assert len(err) == 1 and err[0].startswith("error: ") and "checksum" in err[0]
+
+
+def test_an_edited_experiment_json_is_refused(small, tmp_path):
     out = tmp_path / "run"
     _run(out)
     state = json.loads((out / experiments.STATE_FILE).read_text())
-    step = out / next(iter(state["steps"].values()))["file"]
-    step.write_bytes(step.read_bytes()[:-1] + b"\x00")
-    with pytest.raises(InputError, match="does not match its checksum") as exc:
+    state["settings_hash"] = "0" * 64
+    (out / experiments.STATE_FILE).write_text(json.dumps(state))
+    with pytest.raises(
+        InputError, match=r"experiment\.json does not match its settings hash: it was changed"
+    ):
         _run(out, resume=True)
-    assert str(step) in str(exc.value) and "\n" not in str(exc.value)
-    res = runner.invoke(app, ["experiment", "run", "commit-early", "--tiny", "--out", str(out), "--resume"])
-    assert res.exit_code == 2
-    lines = [x for x in res.stderr.splitlines() if x.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "checksum" in lines[0]
+
+
+def test_a_folder_of_the_format_before_the_journal_resumes_and_moves_its_steps(small, tmp_path):
+    out = tmp_path / "run"
+    full = _run(out)
+    state = json.loads((out / experiments.STATE_FILE).read_text())
+    old_steps = {
+        x["step"]: {"file": x["file"], "sha256": x["file_sha256"], "elapsed_s": x["elapsed_s"]}
+        for x in _journal(out)[:5]
+    }
+    state.update(kortsim_experiment=1, steps=old_steps, complete=False)
+    del state["settings_hash"]
+    (out / experiments.STATE_FILE).write_text(json.dumps(state))
+    (out / "steps.jsonl").unlink()
+    rec = Recorder()
+    res = _run(out, rec, resume=True)
+    assert len(rec.read_back) == 5 and len(rec.played) == 3
+    assert [x["step"] for x in _journal(out)][:5] == list(old_steps)
+    new = json.loads((out / experiments.STATE_FILE).read_text())
+    assert new["kortsim_experiment"] == 2 and new["complete"] and len(new["steps"]) == 8
+    for name, table in full.tables.items():
+        pd.testing.assert_frame_equal(res.tables[name], table)
 
 
 def test_every_plan_matches_the_steps_its_experiment_runs(tiny_results):
