@@ -42,9 +42,8 @@ import numba
 import numpy as np
 
 from simulator.engine import numba_internals as ni
-from simulator.engine.dispatching import dispatch_source
 from simulator.engine.numba_internals import Dispatcher
-from simulator.kernels.dispatch import _modes, make_dispatch
+from simulator.kernels.dispatch import contained_source, make_dispatch
 from simulator.kernels.hooks import rebound
 
 _CACHE: dict[tuple, ModuleType] = {}
@@ -99,7 +98,7 @@ def _variant(decides: Sequence[Dispatcher], contained: Sequence[bool]) -> str | 
     if not cacheable(decides):
         return None
     keys = [source_key(d) for d in decides]
-    dispatcher = dispatch_source(len(decides), _modes(decides, contained), "decide_nb", "_strategy_")
+    dispatcher = contained_source(decides, contained, "decide_nb", "_strategy_")
     own = [p.read_bytes() for p in sorted((_ROOT / "simulator" / "kernels").glob("*.py"))]
     h = hashlib.sha256()
     for part in (str(FORMAT), numba.__version__, sys.version, dispatcher, *own, *keys):

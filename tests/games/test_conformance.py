@@ -99,6 +99,19 @@ def test_every_game_registers_its_shipped_strategies_through_the_registry(name: 
     assert all(p.family.decide.py_func.__module__ == game.strategies_module for p in shipped(name))
 
 
+def test_a_gap_in_the_built_in_ids_is_refused_by_the_registry_and_by_the_check(monkeypatch) -> None:
+    from strategies import registry
+
+    game = GAMES["spokelse"]
+    fams = registry._REGISTRY["spokelse"]
+    first = next(n for n, f in fams.items() if f.builtin_id == 1)
+    monkeypatch.setitem(fams, first, dataclasses.replace(fams[first], builtin_id=7))
+    with pytest.raises(ValueError, match=r"spokelse: the built-in ids are \[0, 2, .*7.*\], not 0, 1, \.\.\."):
+        registry.builtin_decides("spokelse")
+    with pytest.raises(ConformanceError, match=r"registry.*the built-in ids are"):
+        conformance.check_registry(game)
+
+
 # Central modules that still name games; each is being moved into the games' own
 # declarations.  The test below fails on any new mention, and on any of these once it is gone
 # from the module (then drop it from here).
