@@ -6,6 +6,7 @@ loop) and answers Ctrl-C, each with one line naming the strategy and its seat.
 """
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -41,6 +42,38 @@ def simulate(plugin: str, *specs: str, env: dict | None = None) -> subprocess.Co
     for s in specs:
         args += ["-s", s]
     return kortsim(*args, "--rounds", "2000", "--seed", "7", env=env)
+
+
+def children_cpu_s() -> float:
+    """CPU seconds used by this process's finished children."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def cpu_s(pid: int) -> float | None:
+    """CPU seconds the running process ``pid`` has used (None where /proc does not say)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_looping(p: subprocess.Popen, warm_cpu_s: float, otherwise_s: float) -> None:
+    """Wait until ``p`` has used 2 CPU seconds more than ``warm_cpu_s``, what the same command
+    used when stopped after its strategy had looped for 1 s: then it is past its start and
+    looping however busy the machine is.  Where /proc is not there, wait ``otherwise_s``."""
+    deadline = time.monotonic() + 180
+    while True:
+        assert p.poll() is None, "the command ended before it was interrupted"
+        used = cpu_s(p.pid)
+        if used is None:
+            time.sleep(otherwise_s)
+            return
+        if used >= warm_cpu_s + 2:
+            return
+        assert time.monotonic() < deadline, f"the command used {used:.1f} CPU s in 180 s"
+        time.sleep(0.2)
 
 
 def one_error_line(r: subprocess.CompletedProcess, code: int) -> str:
@@ -103,12 +136,14 @@ def test_ctrl_c_stops_an_endless_strategy():
     cmd += ["-s", "passive", "-s", "test-endless", "--rounds", "2000", "--seed", "7"]
     # A first run with a short limit compiles (and caches) the kernel, so that the run
     # below starts playing within seconds and the signal reaches a looping strategy.
+    before = children_cpu_s()
     warm = simulate("endless", "passive", "test-endless", env={"KORTSIM_BLOCK_TIMEOUT": "1"})
     assert warm.returncode != 0 and "KORTSIM_BLOCK_TIMEOUT" in warm.stderr, warm.stderr[-2000:]
+    warm_cpu_s = children_cpu_s() - before
     env = {**os.environ, "KORTSIM_BLOCK_TIMEOUT": "600"}
     p = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(30)  # well past the start on a busy machine: the strategy is looping
+        wait_until_looping(p, warm_cpu_s, otherwise_s=30)
         t0 = time.monotonic()
         p.send_signal(signal.SIGINT)
         rest = p.stderr.read()
@@ -191,11 +226,16 @@ def test_ctrl_c_stops_trace_in_an_endless_strategy():
         str(PLUGINS / "endless.py"),
     ]
     cmd += ["-s", "passive", "-s", "test-endless", "--seed", "7"]
+    # The same trace stopped by a 1 s limit: what its start costs (a trace compiles only the
+    # strategy, each time), so that the signal below reaches a looping strategy.
+    before = children_cpu_s()
+    warm = trace("endless", "passive", "test-endless", env={"KORTSIM_BLOCK_TIMEOUT": "1"})
+    assert warm.returncode != 0 and "KORTSIM_BLOCK_TIMEOUT" in warm.stderr, warm.stderr[-2000:]
+    warm_cpu_s = children_cpu_s() - before
     env = {**os.environ, "KORTSIM_BLOCK_TIMEOUT": "600"}
     p = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(40)  # well past the start (a trace compiles only the strategy): it is looping
-        assert p.poll() is None
+        wait_until_looping(p, warm_cpu_s, otherwise_s=40)
         t0 = time.monotonic()
         p.send_signal(signal.SIGINT)
         rest = p.stderr.read()
