@@ -41,31 +41,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.rng import below_nb, uniform_nb
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
-    MY_TOTAL,
-    OBS_SIZE,
-    OPP_SLOT,
-    OPP_TOTAL,
-    PHASE,
-    PLACE,
-    SEAT,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TARGET,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
-    VALUE,
-)
+from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse.strategies import decide_builtin_nb
 
 # Particle columns.
@@ -93,17 +69,17 @@ def view_of_log_nb(me, log, n_turns, hist):
 def _summaries_nb(o, card_value):
     h, h_slot, u = -1, -1, -1
     for i in range(4):
-        c = o[SLOT + i]
+        c = o[ob.SLOT + i]
         if c < 0:
-            o[SLOT_VALUE + i] = -1
+            o[ob.SLOT_VALUE + i] = -1
             if u < 0:
                 u = i
         else:
             v = card_value[c]
-            o[SLOT_VALUE + i] = v
+            o[ob.SLOT_VALUE + i] = v
             if v > h:
                 h, h_slot = v, i
-    o[HIGH], o[HIGH_SLOT], o[UNKNOWN_SLOT] = h, h_slot, u
+    o[ob.HIGH], o[ob.HIGH_SLOT], o[ob.UNKNOWN_SLOT] = h, h_slot, u
 
 
 @njit(cache=True)
@@ -178,19 +154,19 @@ def _lik(ok, eps):
 
 @njit(cache=True)
 def _init_opp_obs_nb(o, op, card_value, c0, c1, first):
-    for f in range(OBS_SIZE):
+    for f in range(ob.OBS_SIZE):
         o[f] = -1
-    o[SEAT] = op
-    o[MY_TOTAL], o[OPP_TOTAL], o[TARGET] = 0, 0, 0  # round play: the totals are not modelled
+    o[ob.SEAT] = op
+    o[ob.MY_TOTAL], o[ob.OPP_TOTAL], o[ob.TARGET] = 0, 0, 0  # round play: the totals are not modelled
     for r in range(13):
-        o[VALUE + r] = card_value[r]
-        o[UNSEEN + r] = 4
+        o[ob.VALUE + r] = card_value[r]
+        o[ob.UNSEEN + r] = 4
     seen = np.uint64(0)
     for c in (c0, c1, first):
         if (seen & _bit(c)) == 0:
-            o[UNSEEN + c % 13] -= 1
+            o[ob.UNSEEN + c % 13] -= 1
             seen |= _bit(c)
-    o[SLOT + 0], o[SLOT + 1] = c0, c1
+    o[ob.SLOT + 0], o[ob.SLOT + 1] = c0, c1
     _summaries_nb(o, card_value)
     return seen
 
@@ -225,12 +201,12 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
     for t in range(n_turns):
         p, a, c, b, out = hist[t, 0], hist[t, 1], hist[t, 2], hist[t, 3], hist[t, 4]
         if p == op:
-            o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = SOURCE, -1, -1, 0
+            o[ob.PHASE], o[ob.HAND], o[ob.HAND_VALUE], o[ob.FROM_DISCARD] = ob.SOURCE, -1, -1, 0
             d = pile[n_pile - 1] if n_pile > 0 else -1
-            o[DISCARD_TOP] = d
-            o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
-            o[STOCK_LEFT] = 52 - top
-            o[TURN] = t
+            o[ob.DISCARD_TOP] = d
+            o[ob.DISCARD_VALUE] = card_value[d] if d >= 0 else -1
+            o[ob.STOCK_LEFT] = 52 - top
+            o[ob.TURN] = t
             if infer != 0:
                 logw += _lik(decide_builtin_nb(sid, o, params, mrng) == a, eps)
         if a == 0:
@@ -239,12 +215,12 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
             n_pile -= 1
             d = pile[n_pile - 1] if n_pile > 0 else -1
             if p == op:
-                o[DISCARD_TOP] = d
-                o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
+                o[ob.DISCARD_TOP] = d
+                o[ob.DISCARD_VALUE] = card_value[d] if d >= 0 else -1
         if p == op:
             if a == 0:
-                o[STOCK_LEFT] = 52 - top
-            o[PHASE], o[FROM_DISCARD] = PLACE, a
+                o[ob.STOCK_LEFT] = 52 - top
+            o[ob.PHASE], o[ob.FROM_DISCARD] = ob.PLACE, a
             card = c if c >= 0 else atom_card[8 + t]
             sampled = card < 0
             if sampled:
@@ -259,10 +235,10 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                 for r in range(13):
                     if counts[r] == 0:
                         continue
-                    o[HAND], o[HAND_VALUE] = r, card_value[r]
-                    o[UNSEEN + r] -= 1
+                    o[ob.HAND], o[ob.HAND_VALUE] = r, card_value[r]
+                    o[ob.UNSEEN + r] -= 1
                     ok = infer == 0 or decide_builtin_nb(sid, o, params, mrng) == b
-                    o[UNSEEN + r] += 1
+                    o[ob.UNSEEN + r] += 1
                     q[r] = counts[r] * ((1.0 - eps) if ok else eps)
                     total += q[r]
                 if infer != 0:
@@ -285,21 +261,21 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                         m -= 1
                 atom_card[8 + t] = card
             if a == 0 and (seen & _bit(card)) == 0:
-                o[UNSEEN + card % 13] -= 1
+                o[ob.UNSEEN + card % 13] -= 1
                 seen |= _bit(card)
-            o[HAND], o[HAND_VALUE] = card, card_value[card]
+            o[ob.HAND], o[ob.HAND_VALUE] = card, card_value[card]
             if not sampled and infer != 0:
                 # a card the player knows: its choice is a plain likelihood term
                 logw += _lik(decide_builtin_nb(sid, o, params, mrng) == b, eps)
             if b < 4:
-                o[SLOT + b] = card
+                o[ob.SLOT + b] = card
                 _summaries_nb(o, card_value)
         elif b < 4:
-            o[OPP_SLOT + b] = c if a == 1 else -1
+            o[ob.OPP_SLOT + b] = c if a == 1 else -1
         pile[n_pile] = out
         n_pile += 1
         if (seen & _bit(out)) == 0:
-            o[UNSEEN + out % 13] -= 1
+            o[ob.UNSEEN + out % 13] -= 1
             seen |= _bit(out)
     # Everything else is a uniform deal of what is left of the pool.
     for i in range(n - 1, 0, -1):
@@ -362,7 +338,7 @@ def belief_nb(deal, hist, n_turns, hand, hand_fd, sid, params, eps, infer, card_
         return -1
     pool = np.empty(52, np.int64)
     atom_card = np.empty(n_atoms, np.int64)
-    o = np.empty(OBS_SIZE, np.int64)
+    o = np.empty(ob.OBS_SIZE, np.int64)
     keep = oobs.shape[0]
     mrng = np.empty(1, np.uint64)
     for i in range(parts.shape[0]):

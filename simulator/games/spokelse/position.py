@@ -14,31 +14,7 @@ import numpy as np
 
 from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS, RANKS, SUITS, name, rank_of
 from simulator.errors import InputError
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
-    MY_TOTAL,
-    OBS_SIZE,
-    OPP_SLOT,
-    OPP_TOTAL,
-    PHASE,
-    PLACE,
-    SEAT,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TARGET,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
-    VALUE,
-)
+from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse.variants import Rules
 
 MAX_STOCK = N_CARDS - 2 * 5 - 1  # RULES.md §3: 41 cards once the deal and the first discard are out
@@ -95,7 +71,7 @@ class Position:
 
     @property
     def phase(self) -> int:
-        return PLACE if self.hand >= 0 else SOURCE
+        return ob.PLACE if self.hand >= 0 else ob.SOURCE
 
     def check(self) -> None:
         """Refuse a position that cannot happen, in one line (:class:`InputError`)."""
@@ -110,9 +86,9 @@ class Position:
         top_stock = MAX_STOCK - (1 if self.hand >= 0 and not self.from_discard else 0)
         if not 0 <= self.stock <= top_stock:
             raise InputError(f"the stock holds 0 to {top_stock} cards in this position, not {self.stock}")
-        if self.phase == SOURCE and self.stock == 0:
+        if self.phase == ob.SOURCE and self.stock == 0:
             raise InputError("the stock is empty: the round is over, there is no decision left")
-        if self.phase == SOURCE and self.discard < 0:
+        if self.phase == ob.SOURCE and self.discard < 0:
             raise InputError(
                 "nothing to decide: give --hand (the card to place) or --discard (the pile's top)"
             )
@@ -143,33 +119,33 @@ def position_obs(pos: Position) -> np.ndarray:
     """The observation the player decides on (observation.py's layout), seat 0."""
     pos.check()
     values = pos.rules.values_half()
-    obs = np.full(OBS_SIZE, -1, np.int64)
-    obs[PHASE] = pos.phase
-    obs[HAND] = pos.hand
-    obs[HAND_VALUE] = values[rank_of(pos.hand)] if pos.hand >= 0 else -1
-    obs[FROM_DISCARD] = int(pos.from_discard and pos.hand >= 0)
-    obs[DISCARD_TOP] = pos.discard
-    obs[DISCARD_VALUE] = values[rank_of(pos.discard)] if pos.discard >= 0 else -1
-    obs[STOCK_LEFT] = pos.stock
+    obs = np.full(ob.OBS_SIZE, -1, np.int64)
+    obs[ob.PHASE] = pos.phase
+    obs[ob.HAND] = pos.hand
+    obs[ob.HAND_VALUE] = values[rank_of(pos.hand)] if pos.hand >= 0 else -1
+    obs[ob.FROM_DISCARD] = int(pos.from_discard and pos.hand >= 0)
+    obs[ob.DISCARD_TOP] = pos.discard
+    obs[ob.DISCARD_VALUE] = values[rank_of(pos.discard)] if pos.discard >= 0 else -1
+    obs[ob.STOCK_LEFT] = pos.stock
     # Turns so far if every draw came from the stock (a guess: only search's opponent model reads it).
-    obs[TURN] = MAX_STOCK - pos.stock - (1 if pos.phase == PLACE and not pos.from_discard else 0)
-    obs[SEAT] = 0
-    obs[MY_TOTAL], obs[OPP_TOTAL] = (round(2 * t) for t in pos.totals)
-    obs[TARGET] = pos.rules.target_half() if any(pos.totals) else 0
+    obs[ob.TURN] = MAX_STOCK - pos.stock - (1 if pos.phase == ob.PLACE and not pos.from_discard else 0)
+    obs[ob.SEAT] = 0
+    obs[ob.MY_TOTAL], obs[ob.OPP_TOTAL] = (round(2 * t) for t in pos.totals)
+    obs[ob.TARGET] = pos.rules.target_half() if any(pos.totals) else 0
     for i in range(4):
-        obs[SLOT + i] = pos.row[i]
-        obs[SLOT_VALUE + i] = values[rank_of(pos.row[i])] if pos.row[i] >= 0 else -1
-        obs[OPP_SLOT + i] = pos.opp[i]
+        obs[ob.SLOT + i] = pos.row[i]
+        obs[ob.SLOT_VALUE + i] = values[rank_of(pos.row[i])] if pos.row[i] >= 0 else -1
+        obs[ob.OPP_SLOT + i] = pos.opp[i]
     known = [i for i in range(4) if pos.row[i] >= 0]
     if known:
-        obs[HIGH] = max(obs[SLOT_VALUE + i] for i in known)
-        obs[HIGH_SLOT] = min(i for i in known if obs[SLOT_VALUE + i] == obs[HIGH])
-    obs[UNKNOWN_SLOT] = next((i for i in range(4) if pos.row[i] < 0), -1)
-    obs[VALUE : VALUE + N_RANKS] = values
+        obs[ob.HIGH] = max(obs[ob.SLOT_VALUE + i] for i in known)
+        obs[ob.HIGH_SLOT] = min(i for i in known if obs[ob.SLOT_VALUE + i] == obs[ob.HIGH])
+    obs[ob.UNKNOWN_SLOT] = next((i for i in range(4) if pos.row[i] < 0), -1)
+    obs[ob.VALUE : ob.VALUE + N_RANKS] = values
     seen = [c for c in (*pos.row, *pos.opp, pos.hand, pos.discard, *pos.seen) if c >= 0]
     count = Counter(rank_of(c) for c in seen)
     for r in range(N_RANKS):
-        obs[UNSEEN + r] = N_SUITS - count[r]
+        obs[ob.UNSEEN + r] = N_SUITS - count[r]
     return obs
 
 

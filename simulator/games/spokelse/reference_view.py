@@ -20,33 +20,8 @@ import numpy as np
 from simulator.engine.cards import N_RANKS, N_SUITS, rank_of
 from simulator.errors import IllegalMove
 from simulator.games.spokelse import illegal as wording
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
-    MY_TOTAL,
-    OBS_SIZE,
-    OPP_SLOT,
-    OPP_TOTAL,
-    PHASE,
-    PLACE,
-    SEAT,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TARGET,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
-    VALUE,
-    Place,
-    Source,
-)
+from simulator.games.spokelse import observation as ob
+from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.reference_table import Table, other
 from simulator.games.spokelse.variants import N_SLOTS
 
@@ -81,46 +56,46 @@ def known_slot_values(table: Table, seat: int, values: np.ndarray) -> list[int |
 
 def observe(table: Table, seat: int, phase: int, hand: int = -1, from_discard: bool = False) -> np.ndarray:
     """The observation ``seat`` decides on (layout: ``observation.py``), built afresh."""
-    obs = np.full(OBS_SIZE, -1, dtype=np.int64)
+    obs = np.full(ob.OBS_SIZE, -1, dtype=np.int64)
     values = table.rules.values_half()  # RULES.md §3 points (jack variant), in half points
     top = table.discard[-1] if table.discard else -1
-    obs[PHASE] = phase
-    obs[HAND] = hand  # -1 in the SOURCE phase
-    obs[HAND_VALUE] = card_points_half(values, hand)  # -1 in the SOURCE phase
-    obs[FROM_DISCARD] = 1 if from_discard else 0  # 0 in the SOURCE phase
-    obs[DISCARD_TOP] = top  # -1 when the pile is empty
-    obs[DISCARD_VALUE] = card_points_half(values, top)  # -1 when the pile is empty
-    obs[STOCK_LEFT] = len(table.stock)  # a stock card in hand is already drawn
-    obs[TURN] = table.turn
-    obs[SEAT] = seat
-    obs[MY_TOTAL] = table.totals_half[seat]
-    obs[OPP_TOTAL] = table.totals_half[other(seat)]
-    obs[TARGET] = table.target_half
+    obs[ob.PHASE] = phase
+    obs[ob.HAND] = hand  # -1 in the SOURCE phase
+    obs[ob.HAND_VALUE] = card_points_half(values, hand)  # -1 in the SOURCE phase
+    obs[ob.FROM_DISCARD] = 1 if from_discard else 0  # 0 in the SOURCE phase
+    obs[ob.DISCARD_TOP] = top  # -1 when the pile is empty
+    obs[ob.DISCARD_VALUE] = card_points_half(values, top)  # -1 when the pile is empty
+    obs[ob.STOCK_LEFT] = len(table.stock)  # a stock card in hand is already drawn
+    obs[ob.TURN] = table.turn
+    obs[ob.SEAT] = seat
+    obs[ob.MY_TOTAL] = table.totals_half[seat]
+    obs[ob.OPP_TOTAL] = table.totals_half[other(seat)]
+    obs[ob.TARGET] = table.target_half
     # Own row: the cards the player knows and their points; -1 where it does not know.
     mine = known_slot_values(table, seat, values)
     for i in range(N_SLOTS):
         if mine[i] is not None:
-            obs[SLOT + i] = table.slots[seat][i]
-            obs[SLOT_VALUE + i] = mine[i]
+            obs[ob.SLOT + i] = table.slots[seat][i]
+            obs[ob.SLOT_VALUE + i] = mine[i]
         # RULES.md §3: a card taken from the discard pile into a slot is known to both players
         # (shown while the player remembers it: docs/human-players.md)
         theirs = table.slots[other(seat)][i]
         if table.public_slot[other(seat)][i] and theirs in table.seen[seat]:
-            obs[OPP_SLOT + i] = theirs
+            obs[ob.OPP_SLOT + i] = theirs
     # Summaries of the own row (RULES.md §5's H and U): the highest known value and the
     # lowest-numbered slot holding it, and the lowest-numbered unknown slot.
     known = {i: v for i, v in enumerate(mine) if v is not None}
     unknown = [i for i, v in enumerate(mine) if v is None]
     if known:
         high = max(known.values())
-        obs[HIGH] = high
-        obs[HIGH_SLOT] = min(i for i, v in known.items() if v == high)
+        obs[ob.HIGH] = high
+        obs[ob.HIGH_SLOT] = min(i for i, v in known.items() if v == high)
     if unknown:
-        obs[UNKNOWN_SLOT] = min(unknown)
-    obs[VALUE : VALUE + N_RANKS] = values
+        obs[ob.UNKNOWN_SLOT] = min(unknown)
+    obs[ob.VALUE : ob.VALUE + N_RANKS] = values
     seen_ranks = Counter(rank_of(c) for c in table.seen[seat])
     for r in range(N_RANKS):
-        obs[UNSEEN + r] = N_SUITS - seen_ranks[r]
+        obs[ob.UNSEEN + r] = N_SUITS - seen_ranks[r]
     return obs
 
 
@@ -143,7 +118,7 @@ def illegal(player: Player, seat: int, message: str) -> IllegalAction:
 
 def choose_source(table: Table, player: Player, seat: int, rng: np.ndarray) -> Source:
     """Step 1 of a turn: the player picks the stock or the discard pile."""
-    value = ask(player, observe(table, seat, SOURCE), rng)
+    value = ask(player, observe(table, seat, ob.SOURCE), rng)
     action = as_action(value)
     if action not in (Source.STOCK, Source.DISCARD_PILE) or (
         action == Source.DISCARD_PILE and not table.discard
@@ -158,7 +133,7 @@ def choose_place(
 ) -> Place:
     """Step 2 of a turn: the player swaps the card into a slot or throws it away."""
     from_discard = source == Source.DISCARD_PILE
-    value = ask(player, observe(table, seat, PLACE, card, from_discard), rng)
+    value = ask(player, observe(table, seat, ob.PLACE, card, from_discard), rng)
     action = as_action(value)
     # RULES.md §3: taking the discard top and putting it straight back is not a legal action
     if action is None or not 0 <= action <= Place.DISCARD or (action == Place.DISCARD and from_discard):

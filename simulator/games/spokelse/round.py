@@ -17,26 +17,8 @@ from simulator.engine.unmanaged import (
     unmanaged_item,
     unmanaged_row,
 )
+from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse.human import forget_nb, human_of_nb, random_place_nb, random_source_nb, slips_nb
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
-    OBS_SIZE,
-    OPP_SLOT,
-    PHASE,
-    PLACE,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TURN,
-    UNKNOWN_SLOT,
-)
 from simulator.games.spokelse.rules import (
     DISCARD_PILE,
     ERR_SIZE,
@@ -128,7 +110,7 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
     slot = int64_at(at[7], (2, 4))
     ghost = int64_at(at[8], (2,))
     pile = int64_at(at[9], (52,))
-    obs = int64_at(at[10], (2, OBS_SIZE))
+    obs = int64_at(at[10], (2, ob.OBS_SIZE))
     seen = uint64_at(at[11], (2,))
     rng = uint64_at(at[12], (3,))
     base = stream_base_nb(seed, game)  # shared by the round's three streams
@@ -157,19 +139,19 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
         if human and f > 0.0:  # docs/human-players.md: forgetting at the start of the turn
             forget_nb(obs, seen, p, pile[n_pile - 1] if n_pile > 0 else -1, f, r)
         # 1. Take the stock card or the discard top.
-        obs[p, PHASE] = SOURCE
-        obs[p, HAND] = -1
-        obs[p, HAND_VALUE] = -1
-        obs[p, FROM_DISCARD] = 0
+        obs[p, ob.PHASE] = ob.SOURCE
+        obs[p, ob.HAND] = -1
+        obs[p, ob.HAND_VALUE] = -1
+        obs[p, ob.FROM_DISCARD] = 0
         if n_pile > 0:
             d = pile[n_pile - 1]
-            obs[p, DISCARD_TOP] = d
-            obs[p, DISCARD_VALUE] = card_value[d]
+            obs[p, ob.DISCARD_TOP] = d
+            obs[p, ob.DISCARD_VALUE] = card_value[d]
         else:
-            obs[p, DISCARD_TOP] = -1
-            obs[p, DISCARD_VALUE] = -1
-        obs[p, STOCK_LEFT] = 52 - top
-        obs[p, TURN] = turns
+            obs[p, ob.DISCARD_TOP] = -1
+            obs[p, ob.DISCARD_VALUE] = -1
+        obs[p, ob.STOCK_LEFT] = 52 - top
+        obs[p, ob.TURN] = turns
         slipped = human and e > 0.0 and slips_nb(e, r)  # docs/human-players.md: a slip, not asked
         if slipped:
             a = random_source_nb(n_pile > 0, r)
@@ -183,15 +165,15 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
             bit = np.uint64(1) << np.uint64(c)
             obs[p, UNSEEN_OF[c]] -= np.int64((seen[p] & bit) == 0)
             seen[p] |= bit
-            obs[p, STOCK_LEFT] = 52 - top
+            obs[p, ob.STOCK_LEFT] = 52 - top
         elif a == DISCARD_PILE and n_pile > 0:
             n_pile -= 1
             c = pile[n_pile]
             from_discard = 1
             if n_pile > 0:
                 d = pile[n_pile - 1]
-                obs[p, DISCARD_TOP] = d
-                obs[p, DISCARD_VALUE] = card_value[d]
+                obs[p, ob.DISCARD_TOP] = d
+                obs[p, ob.DISCARD_VALUE] = card_value[d]
                 if human:  # the card under it is face up again: both see it (they had, unless forgotten)
                     bit = np.uint64(1) << np.uint64(d)
                     q = UNSEEN_OF[d]
@@ -200,16 +182,16 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
                     seen[0] |= bit
                     seen[1] |= bit
             else:
-                obs[p, DISCARD_TOP] = -1
-                obs[p, DISCARD_VALUE] = -1
+                obs[p, ob.DISCARD_TOP] = -1
+                obs[p, ob.DISCARD_VALUE] = -1
         else:
-            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, SOURCE, a, turns, sids[p]
+            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, ob.SOURCE, a, turns, sids[p]
             return 0, 0, turns, 0
         # 2. Throw it away (stock cards only) or swap it into a slot.
-        obs[p, PHASE] = PLACE
-        obs[p, HAND] = c
-        obs[p, HAND_VALUE] = card_value[c]
-        obs[p, FROM_DISCARD] = from_discard
+        obs[p, ob.PHASE] = ob.PLACE
+        obs[p, ob.HAND] = c
+        obs[p, ob.HAND_VALUE] = card_value[c]
+        obs[p, ob.FROM_DISCARD] = from_discard
         # A card a slip took from the pile is placed at random too (no draw for the slip):
         # the strategy may have no legal place for a card it would never take.
         if (slipped and from_discard == 1) or (human and e > 0.0 and slips_nb(e, r)):
@@ -219,26 +201,26 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
         if 0 <= b < 4:
             out = slot[p, b]
             slot[p, b] = c
-            obs[p, SLOT + b] = c
-            obs[p, SLOT_VALUE + b] = card_value[c]
+            obs[p, ob.SLOT + b] = c
+            obs[p, ob.SLOT_VALUE + b] = card_value[c]
             # HIGH, HIGH_SLOT and UNKNOWN_SLOT of the row as it is now.
             h, h_slot, u = -1, -1, -1
             for i in range(4):
-                v = obs[p, SLOT_VALUE + i]
+                v = obs[p, ob.SLOT_VALUE + i]
                 if v < 0:
                     if u < 0:
                         u = i
                 elif v > h:
                     h, h_slot = v, i
-            obs[p, HIGH] = h
-            obs[p, HIGH_SLOT] = h_slot
-            obs[p, UNKNOWN_SLOT] = u
+            obs[p, ob.HIGH] = h
+            obs[p, ob.HIGH_SLOT] = h_slot
+            obs[p, ob.UNKNOWN_SLOT] = u
             # A card from the discard pile is public; a stock card is not.
-            obs[1 - p, OPP_SLOT + b] = c if from_discard == 1 else -1
+            obs[1 - p, ob.OPP_SLOT + b] = c if from_discard == 1 else -1
         elif b == THROW and from_discard == 0:
             out = c
         else:
-            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, PLACE, b, turns, sids[p]
+            err[0], err[1], err[2], err[3], err[4], err[5], err[6] = 1, game, p, ob.PLACE, b, turns, sids[p]
             return 0, 0, turns, 0
         pile[n_pile] = out
         n_pile += 1

@@ -15,26 +15,8 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.rng import DEAL, DECIDE, stream_base_nb, stream_key_at_nb
+from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse.human import forget_nb
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    HIGH,
-    HIGH_SLOT,
-    OPP_SLOT,
-    PHASE,
-    PLACE,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
-)
 from simulator.games.spokelse.rules import deal_nb, init_obs_nb
 
 DEALER = 1  # the dealer of an independent round (the kernel's rounds); seat 0 plays first
@@ -59,17 +41,17 @@ def start_round_nb(seed, g, me, rng, deck, slot, ghost, pile, obs, seen, card_va
 @njit(cache=True, inline="always")
 def _show_discard_top_nb(o, pile, n_pile, card_value):
     d = pile[n_pile - 1] if n_pile > 0 else -1
-    o[DISCARD_TOP] = d
-    o[DISCARD_VALUE] = card_value[d] if d >= 0 else -1
+    o[ob.DISCARD_TOP] = d
+    o[ob.DISCARD_VALUE] = card_value[d] if d >= 0 else -1
 
 
 @njit(cache=True)
 def before_source_nb(o, pile, n_pile, card_value, top, turns):
     """What the seat to play sees before it chooses where to take its card from."""
-    o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = SOURCE, -1, -1, 0
+    o[ob.PHASE], o[ob.HAND], o[ob.HAND_VALUE], o[ob.FROM_DISCARD] = ob.SOURCE, -1, -1, 0
     _show_discard_top_nb(o, pile, n_pile, card_value)
-    o[STOCK_LEFT] = 52 - top
-    o[TURN] = turns
+    o[ob.STOCK_LEFT] = 52 - top
+    o[ob.TURN] = turns
 
 
 @njit(cache=True)
@@ -91,9 +73,9 @@ def take_nb(a, p, obs, deck, top, pile, n_pile, seen, card_value):
         top += 1
         fd = 0
         bit = np.uint64(1) << np.uint64(c)
-        o[UNSEEN + c % 13] -= np.int64((seen[p] & bit) == 0)
+        o[ob.UNSEEN + c % 13] -= np.int64((seen[p] & bit) == 0)
         seen[p] |= bit
-        o[STOCK_LEFT] = 52 - top
+        o[ob.STOCK_LEFT] = 52 - top
     else:
         n_pile -= 1
         c = pile[n_pile]
@@ -103,9 +85,9 @@ def take_nb(a, p, obs, deck, top, pile, n_pile, seen, card_value):
             d = pile[n_pile - 1]
             bit = np.uint64(1) << np.uint64(d)
             for s in range(2):
-                obs[s, UNSEEN + d % 13] -= np.int64((seen[s] & bit) == 0)
+                obs[s, ob.UNSEEN + d % 13] -= np.int64((seen[s] & bit) == 0)
                 seen[s] |= bit
-    o[PHASE], o[HAND], o[HAND_VALUE], o[FROM_DISCARD] = PLACE, c, card_value[c], fd
+    o[ob.PHASE], o[ob.HAND], o[ob.HAND_VALUE], o[ob.FROM_DISCARD] = ob.PLACE, c, card_value[c], fd
     return c, fd, top, n_pile
 
 
@@ -118,25 +100,25 @@ def place_nb(p, me, a, b, c, fd, obs, slot, pile, n_pile, seen, card_value, hist
     if b < 4:
         out = slot[p, b]
         slot[p, b] = c
-        o[SLOT + b] = c
-        o[SLOT_VALUE + b] = card_value[c]
+        o[ob.SLOT + b] = c
+        o[ob.SLOT_VALUE + b] = card_value[c]
         h, h_slot, u = -1, -1, -1
         for i in range(4):
-            v = o[SLOT_VALUE + i]
+            v = o[ob.SLOT_VALUE + i]
             if v < 0:
                 if u < 0:
                     u = i
             elif v > h:
                 h, h_slot = v, i
-        o[HIGH], o[HIGH_SLOT], o[UNKNOWN_SLOT] = h, h_slot, u
-        obs[1 - p, OPP_SLOT + b] = c if fd == 1 else -1
+        o[ob.HIGH], o[ob.HIGH_SLOT], o[ob.UNKNOWN_SLOT] = h, h_slot, u
+        obs[1 - p, ob.OPP_SLOT + b] = c if fd == 1 else -1
     else:
         out = c
     pile[n_pile] = out
     n_pile += 1
     bit = np.uint64(1) << np.uint64(out)
     for s in range(2):
-        obs[s, UNSEEN + out % 13] -= np.int64((seen[s] & bit) == 0)
+        obs[s, ob.UNSEEN + out % 13] -= np.int64((seen[s] & bit) == 0)
         seen[s] |= bit
     hist[turns, 0], hist[turns, 1], hist[turns, 3], hist[turns, 4] = p, a, b, out
     hist[turns, 2] = -1 if (p != me and a == 0 and b < 4) else c  # the player's view only

@@ -10,29 +10,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.rng import below_nb
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    FROM_DISCARD,
-    HAND,
-    HIGH,
-    HIGH_SLOT,
-    MY_TOTAL,
-    OBS_SIZE,
-    OPP_SLOT,
-    OPP_TOTAL,
-    PHASE,
-    PLACE,
-    SEAT,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TARGET,
-    TURN,
-    UNKNOWN_SLOT,
-    UNSEEN,
-    VALUE,
-)
+from simulator.games.spokelse import observation as ob
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
 N_ACTIONS = 5  # the PLACE answers 0-4; a SOURCE decision uses 0 and 1
@@ -45,13 +23,13 @@ def legal_nb(obs, legal):
     """``legal[a]`` = 1 for each action the rules allow now; returns how many there are."""
     for a in range(N_ACTIONS):
         legal[a] = 0
-    if obs[PHASE] == SOURCE:
+    if obs[ob.PHASE] == ob.SOURCE:
         legal[STOCK] = 1
-        legal[DISCARD_PILE] = 1 if obs[DISCARD_TOP] >= 0 else 0
+        legal[DISCARD_PILE] = 1 if obs[ob.DISCARD_TOP] >= 0 else 0
     else:
         for a in range(4):
             legal[a] = 1
-        legal[THROW] = 1 if obs[FROM_DISCARD] == 0 else 0
+        legal[THROW] = 1 if obs[ob.FROM_DISCARD] == 0 else 0
     n = 0
     for a in range(N_ACTIONS):
         n += legal[a]
@@ -63,17 +41,17 @@ def _summaries_nb(row, card_value):
     """HIGH, HIGH_SLOT and UNKNOWN_SLOT of an observation row from its SLOT fields."""
     h, h_slot, u = -1, -1, -1
     for i in range(4):
-        c = row[SLOT + i]
+        c = row[ob.SLOT + i]
         if c < 0:
-            row[SLOT_VALUE + i] = -1
+            row[ob.SLOT_VALUE + i] = -1
             if u < 0:
                 u = i
         else:
             v = card_value[c]
-            row[SLOT_VALUE + i] = v
+            row[ob.SLOT_VALUE + i] = v
             if v > h:
                 h, h_slot = v, i
-    row[HIGH], row[HIGH_SLOT], row[UNKNOWN_SLOT] = h, h_slot, u
+    row[ob.HIGH], row[ob.HIGH_SLOT], row[ob.UNKNOWN_SLOT] = h, h_slot, u
 
 
 @njit(cache=True)
@@ -93,16 +71,16 @@ def split_cards_nb(obs, pool, under):
     or ``(-1, -1)`` when the observation is impossible (more cards of a rank than four,
     or the unseen cards not filling exactly the places the player cannot see)."""
     shown = np.uint64(0)
-    for c in (obs[HAND], obs[DISCARD_TOP]):
+    for c in (obs[ob.HAND], obs[ob.DISCARD_TOP]):
         if c >= 0:
             shown |= np.uint64(1) << np.uint64(c)
     for i in range(4):
-        for c in (obs[SLOT + i], obs[OPP_SLOT + i]):
+        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
             if c >= 0:
                 shown |= np.uint64(1) << np.uint64(c)
     n_pool, n_under = 0, 0
     for r in range(13):
-        want = obs[UNSEEN + r]
+        want = obs[ob.UNSEEN + r]
         if want < 0:
             return -1, -1
         for s in range(4):
@@ -118,7 +96,7 @@ def split_cards_nb(obs, pool, under):
                 n_under += 1
         if want > 0:
             return -1, -1
-    if n_pool < places_nb(obs) or (obs[DISCARD_TOP] < 0 and n_pool + n_under > places_nb(obs)):
+    if n_pool < places_nb(obs) or (obs[ob.DISCARD_TOP] < 0 and n_pool + n_under > places_nb(obs)):
         return -1, -1
     return n_pool, n_under
 
@@ -129,9 +107,9 @@ def places_nb(obs):
     the two ghosts and the stock.  In play the unseen cards fill exactly these; a player
     who does not recall every discard (a position typed in for advice) has more unseen
     cards, and the rest lie under the discard top."""
-    places = 2 + max(obs[STOCK_LEFT], 0)
+    places = 2 + max(obs[ob.STOCK_LEFT], 0)
     for i in range(4):
-        places += (obs[SLOT + i] < 0) + (obs[OPP_SLOT + i] < 0)
+        places += (obs[ob.SLOT + i] < 0) + (obs[ob.OPP_SLOT + i] < 0)
     return places
 
 
@@ -147,14 +125,14 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
     those, when there is one).  ``knows[i]`` is set to 1 for the opponent's slots it is
     taken to know."""
     slot, ghost, stock, pile, counts = world[2], world[3], world[4], world[5], world[6]
-    me = obs[SEAT]
+    me = obs[ob.SEAT]
     op = 1 - me
     _shuffle_nb(rng, pool, n_pool)
     _shuffle_nb(rng, under, n_under)
     k = 0
     for i in range(4):
-        if obs[SLOT + i] >= 0:
-            slot[me, i] = obs[SLOT + i]
+        if obs[ob.SLOT + i] >= 0:
+            slot[me, i] = obs[ob.SLOT + i]
         else:
             slot[me, i] = pool[k]
             k += 1
@@ -162,8 +140,8 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
     for j in range(4):
         i = (j + 2) % 4  # slots 2 and 3 first: unknown to it at the deal, it fills them first
         knows[i] = 1 if i < 2 else 0
-        if obs[OPP_SLOT + i] >= 0:
-            slot[op, i] = obs[OPP_SLOT + i]
+        if obs[ob.OPP_SLOT + i] >= 0:
+            slot[op, i] = obs[ob.OPP_SLOT + i]
             knows[i] = 1
             continue
         if to_fill > 0:
@@ -178,7 +156,7 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
     ghost[me] = pool[k]
     ghost[op] = pool[k + 1]
     k += 2
-    n_stock = max(obs[STOCK_LEFT], 0)
+    n_stock = max(obs[ob.STOCK_LEFT], 0)
     for i in range(n_stock):
         stock[i] = pool[k + i]
     k += n_stock
@@ -190,8 +168,8 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
         n_pile += 1
     if n_pile > n_under:
         _shuffle_nb(rng, pile, n_pile)
-    if obs[DISCARD_TOP] >= 0:
-        pile[n_pile] = obs[DISCARD_TOP]
+    if obs[ob.DISCARD_TOP] >= 0:
+        pile[n_pile] = obs[ob.DISCARD_TOP]
         n_pile += 1
     counts[0], counts[1], counts[2] = n_stock, n_pile, 0
     _views_nb(obs, card_value, knows, world)
@@ -205,49 +183,49 @@ def filled_nb(obs):
     as many as it has hidden slots."""
     hidden = 0
     for i in range(4):
-        hidden += obs[OPP_SLOT + i] < 0
-    return min(hidden, (obs[TURN] + 1) // 2)
+        hidden += obs[ob.OPP_SLOT + i] < 0
+    return min(hidden, (obs[ob.TURN] + 1) // 2)
 
 
 @njit(cache=True)
 def _views_nb(obs, card_value, knows, world):
     """Both seats' observations and ``seen`` bits in a freshly dealt world."""
     wobs, seen, slot, pile, counts = world[0], world[1], world[2], world[5], world[6]
-    me = obs[SEAT]
+    me = obs[ob.SEAT]
     op = 1 - me
     n_pile = counts[1]
     on_pile = np.uint64(0)
     for i in range(n_pile):
         on_pile |= np.uint64(1) << np.uint64(pile[i])
     mine = on_pile
-    for c in (obs[HAND],):
+    for c in (obs[ob.HAND],):
         if c >= 0:
             mine |= np.uint64(1) << np.uint64(c)
     for i in range(4):
-        for c in (obs[SLOT + i], obs[OPP_SLOT + i]):
+        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
             if c >= 0:
                 mine |= np.uint64(1) << np.uint64(c)
-    for f in range(OBS_SIZE):
+    for f in range(ob.OBS_SIZE):
         wobs[me, f] = obs[f]
         wobs[op, f] = -1
     theirs = on_pile
-    if obs[PHASE] == PLACE and obs[FROM_DISCARD] == 1:
-        theirs |= np.uint64(1) << np.uint64(obs[HAND])  # it saw the card on the pile
+    if obs[ob.PHASE] == ob.PLACE and obs[ob.FROM_DISCARD] == 1:
+        theirs |= np.uint64(1) << np.uint64(obs[ob.HAND])  # it saw the card on the pile
     for i in range(4):
         if knows[i] != 0:
-            wobs[op, SLOT + i] = slot[op, i]
+            wobs[op, ob.SLOT + i] = slot[op, i]
             theirs |= np.uint64(1) << np.uint64(slot[op, i])
     _summaries_nb(wobs[op], card_value)
-    wobs[op, SEAT] = op
-    wobs[op, TURN] = obs[TURN]
-    wobs[op, MY_TOTAL], wobs[op, OPP_TOTAL] = obs[OPP_TOTAL], obs[MY_TOTAL]
-    wobs[op, TARGET] = obs[TARGET]
+    wobs[op, ob.SEAT] = op
+    wobs[op, ob.TURN] = obs[ob.TURN]
+    wobs[op, ob.MY_TOTAL], wobs[op, ob.OPP_TOTAL] = obs[ob.OPP_TOTAL], obs[ob.MY_TOTAL]
+    wobs[op, ob.TARGET] = obs[ob.TARGET]
     for r in range(13):
-        wobs[op, VALUE + r] = obs[VALUE + r]
+        wobs[op, ob.VALUE + r] = obs[ob.VALUE + r]
         n = 0
         for s in range(4):
             n += (theirs >> np.uint64(s * 13 + r)) & np.uint64(1)
-        wobs[op, UNSEEN + r] = 4 - np.int64(n)
+        wobs[op, ob.UNSEEN + r] = 4 - np.int64(n)
     seen[me], seen[op] = mine, theirs
 
 
@@ -257,7 +235,7 @@ def new_world_nb():
 
     ``counts`` holds the stock size, the pile size and the stock cards drawn so far."""
     return (
-        np.empty((2, OBS_SIZE), np.int64),
+        np.empty((2, ob.OBS_SIZE), np.int64),
         np.empty(2, np.uint64),
         np.empty((2, 4), np.int64),
         np.empty(2, np.int64),
@@ -270,7 +248,7 @@ def new_world_nb():
 @njit(cache=True)
 def copy_world_nb(src, dst):
     for k in range(2):
-        for f in range(OBS_SIZE):
+        for f in range(ob.OBS_SIZE):
             dst[0][k, f] = src[0][k, f]
         dst[1][k] = src[1][k]
         for i in range(4):

@@ -19,26 +19,9 @@ import numpy as np
 
 from simulator.engine.cards import name
 from simulator.engine.formatting import noun, plural
+from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse import reference as ref
-from simulator.games.spokelse.observation import (
-    DISCARD_TOP,
-    DISCARD_VALUE,
-    FROM_DISCARD,
-    HAND,
-    HAND_VALUE,
-    MY_TOTAL,
-    OPP_SLOT,
-    OPP_TOTAL,
-    PHASE,
-    SLOT,
-    SLOT_VALUE,
-    SOURCE,
-    STOCK_LEFT,
-    TARGET,
-    TURN,
-    Place,
-    Source,
-)
+from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS, Rules
 from simulator.tabletop.console import Left, Seat, choose
@@ -79,7 +62,7 @@ class Human:
             self.seat.show(look_line(obs))
         for line in render(obs, self.opponent, face_down=self.face_down):
             self.seat.show(line)
-        choice = ask_source(self.seat, obs) if obs[PHASE] == SOURCE else ask_place(self.seat, obs)
+        choice = ask_source(self.seat, obs) if obs[ob.PHASE] == ob.SOURCE else ask_place(self.seat, obs)
         return self.record(obs, int(choice))
 
     def record(self, obs: np.ndarray, choice: int) -> int:
@@ -114,32 +97,38 @@ def _slot(card: int, value: int, i: int) -> str:
 
 def look_line(obs: np.ndarray) -> str:
     """The look at the deal (face down): the two slots you know, before they are turned over."""
-    seen = [f"slot {i}: {name(obs[SLOT + i])} ({worth(obs[SLOT_VALUE + i])})" for i in range(N_SLOTS)
-            if obs[SLOT + i] >= 0]  # fmt: skip
+    seen = [f"slot {i}: {name(obs[ob.SLOT + i])} ({worth(obs[ob.SLOT_VALUE + i])})" for i in range(N_SLOTS)
+            if obs[ob.SLOT + i] >= 0]  # fmt: skip
     return f"   you look at {' and '.join(seen)}; now they lie face down: remember them"
 
 
 def render(obs: np.ndarray, opponent: str, face_down: bool = False) -> list[str]:
     """Your view of the table, from the observation alone (nothing hidden is read); with
     ``face_down`` every card in the rows shows only its back (▢), as at a real table."""
-    top = "empty" if obs[DISCARD_TOP] < 0 else f"{name(obs[DISCARD_TOP])} ({worth(obs[DISCARD_VALUE])})"
-    lines = [f"-- turn {obs[TURN] + 1}: stock {plural(int(obs[STOCK_LEFT]), 'cards')}, discard top {top}"]
-    if obs[TARGET] > 0:
+    top = (
+        "empty"
+        if obs[ob.DISCARD_TOP] < 0
+        else f"{name(obs[ob.DISCARD_TOP])} ({worth(obs[ob.DISCARD_VALUE])})"
+    )
+    lines = [
+        f"-- turn {obs[ob.TURN] + 1}: stock {plural(int(obs[ob.STOCK_LEFT]), 'cards')}, discard top {top}"
+    ]
+    if obs[ob.TARGET] > 0:
         lines[0] += (
-            f"; match: you {points(obs[MY_TOTAL])}, {opponent} {points(obs[OPP_TOTAL])}, "
-            f"target {points(obs[TARGET])}"
+            f"; match: you {points(obs[ob.MY_TOTAL])}, {opponent} {points(obs[ob.OPP_TOTAL])}, "
+            f"target {points(obs[ob.TARGET])}"
         )
-    mine = "  ".join(_slot(int(obs[SLOT + i]), int(obs[SLOT_VALUE + i]), i) for i in range(N_SLOTS))
+    mine = "  ".join(_slot(int(obs[ob.SLOT + i]), int(obs[ob.SLOT_VALUE + i]), i) for i in range(N_SLOTS))
     theirs = "  ".join(
-        f"{i}:?" if obs[OPP_SLOT + i] < 0 else f"{i}:{name(obs[OPP_SLOT + i])}" for i in range(N_SLOTS)
+        f"{i}:?" if obs[ob.OPP_SLOT + i] < 0 else f"{i}:{name(obs[ob.OPP_SLOT + i])}" for i in range(N_SLOTS)
     )
     if face_down:
         mine = theirs = "  ".join(f"{i}:▢" for i in range(N_SLOTS))
-    if obs[PHASE] != SOURCE:  # the table was shown a moment ago: your row and the card in hand
-        where = "the discard pile" if obs[FROM_DISCARD] else "the stock"
+    if obs[ob.PHASE] != ob.SOURCE:  # the table was shown a moment ago: your row and the card in hand
+        where = "the discard pile" if obs[ob.FROM_DISCARD] else "the stock"
         return [
             f"   your row:  {mine}   ghost ?",
-            f"   in your hand: {name(obs[HAND])} ({worth(obs[HAND_VALUE])}) from {where}",
+            f"   in your hand: {name(obs[ob.HAND])} ({worth(obs[ob.HAND_VALUE])}) from {where}",
         ]
     lines.append(f"   your row:  {mine}   ghost ?")
     lines.append(f"   {opponent}: {theirs}   ghost ?")
@@ -149,18 +138,18 @@ def render(obs: np.ndarray, opponent: str, face_down: bool = False) -> list[str]
 def ask_source(seat: Seat, obs: np.ndarray) -> Source:
     """Take the stock card or the discard top (when there is one)."""
     options: dict[str, Source] = {"s": Source.STOCK, "stock": Source.STOCK}
-    if obs[DISCARD_TOP] < 0:
+    if obs[ob.DISCARD_TOP] < 0:
         return choose(seat, "Take [s] the stock card: ", options, "s (the discard pile is empty)")
     options |= {"d": Source.DISCARD_PILE, "discard": Source.DISCARD_PILE, "pile": Source.DISCARD_PILE}
-    top = name(obs[DISCARD_TOP])
+    top = name(obs[ob.DISCARD_TOP])
     return choose(seat, f"Take [s] the stock card or [d] the {top} on the discard pile? ", options, "s or d")
 
 
 def ask_place(seat: Seat, obs: np.ndarray) -> Place:
     """Swap the card in hand into a slot, or (a stock card only) throw it away."""
     options: dict[str, Place] = {str(i): Place(i) for i in range(N_SLOTS)}
-    card = name(obs[HAND])
-    if obs[FROM_DISCARD]:
+    card = name(obs[ob.HAND])
+    if obs[ob.FROM_DISCARD]:
         return choose(
             seat,
             f"Swap {card} into slot [0-3]? ",

@@ -20,6 +20,7 @@ from simulator.games.spokelse.observation import (
     OPP_SLOT,
     PHASE,
     PLACE,
+    SEAT,
     SLOT,
     SOURCE,
     STOCK_LEFT,
@@ -78,7 +79,7 @@ def test_sampled_worlds_hold_every_card_once_and_agree_with_the_observation() ->
         n_pool, n_under = search_worlds.split_cards_nb(obs, pool, under)
         assert n_pool == search_worlds.places_nb(obs)  # in play the unseen cards fill the hidden places
         world, knows = search_worlds.new_world_nb(), np.empty(4, np.int64)
-        me = int(obs[search_worlds.SEAT])
+        me = int(obs[SEAT])
         for _ in range(5):
             n_stock = search_worlds.sample_world_nb(
                 obs, rng, card_value(obs), 26, pool, under, n_pool, n_under, world, knows
