@@ -25,6 +25,15 @@ from simulator.errors import InputError
 
 UNITS = ("round", "match")
 
+#: What a game's ``profile`` module may declare, by the :class:`Game` attribute it gives.
+_PROFILE_CONSTANTS = {
+    "baseline_strategy": "BASELINE",
+    "best_strategy": "BEST",
+    "length_columns": "LENGTH",
+    "irregular_columns": "IRREGULAR",
+    "margin_words": "MARGIN_WORDS",
+}
+
 
 def rule_items(items: Sequence[Any]) -> dict[str, str]:
     """Rules given as a list, ``["jack=11", "target=31"]`` or ``[("jack", "11"), ...]``, as a dict.
@@ -150,6 +159,17 @@ class Game(ABC):
 
     # --- what the design profile reads (simulator/profiling; docs/profile.md) ------------
 
+    profile: ModuleType | None = None
+    """The game's ``profile.py``: its constants give the attributes below (unless the class
+    sets them), its ``seat_roles``, ``decisions`` and ``match_standings`` the methods."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        profile = cls.__dict__.get("profile")
+        for attr, constant in _PROFILE_CONSTANTS.items():
+            if hasattr(profile, constant) and attr not in cls.__dict__:
+                setattr(cls, attr, getattr(profile, constant))
+
     baseline_strategy: str = "random"
     """The canonical baseline (RULES.md §5) the profile measures skill against and seats as
     the field."""
@@ -168,7 +188,8 @@ class Game(ABC):
 
     def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
         """The seats with a part in the order of play in ``unit`` play (none by default)."""
-        return ()
+        roles = getattr(self.profile, "seat_roles", None)
+        return roles(unit, n_seats) if roles else ()
 
     def decisions_per_round(
         self, cols: Mapping[str, np.ndarray], seat: int, n_seats: int
@@ -176,15 +197,16 @@ class Game(ABC):
         """How many decisions ``seat``'s strategy made in each round of a round run's records
         (``cols``: the record columns): what the profile divides the cost of slips by to give
         the cost of one.  None when the game does not say."""
-        return None
+        decisions = getattr(self.profile, "decisions", None)
+        return decisions(cols, seat, n_seats) if decisions else None
 
     def match_standings(
         self, table: Table, players: Sequence, seed: int, game_index: int
     ) -> Standings | None:
-        """Match ``game_index`` of a run, round by round (from the reference, so it is the
-        kernel's match: the same streams); None when the game has no standings to follow, or
-        for an abandoned match."""
-        return None
+        """Match ``game_index`` of a run, round by round, from the reference (the kernel's
+        match: the same streams); None for a game without standings or an abandoned match."""
+        standings = getattr(self.profile, "match_standings", None)
+        return standings(table, players, seed, game_index) if standings else None
 
     # --- rules and table -----------------------------------------------------
 

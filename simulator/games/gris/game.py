@@ -20,7 +20,7 @@ from simulator.engine.plays import (
     stalled_rounds,
 )
 from simulator.engine.reaction import profile_arrays
-from simulator.games.base import Game, SeatRole, Standings, Table, Variant
+from simulator.games.base import Game, Table, Variant
 from simulator.games.gris import kernel
 from simulator.games.gris import layout as L
 from simulator.games.gris import profile as P
@@ -229,26 +229,7 @@ class Gris(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=table.reaction)
         return reference.format_match(rec, names=names)
 
-    # What kortsim profile reads (simulator/games/gris/profile.py).
-    baseline_strategy = P.BASELINE
-    best_strategy = P.BEST
-    length_columns = P.LENGTH
-    irregular_columns = P.IRREGULAR
-    margin_words = P.MARGIN_WORDS
-
-    def match_standings(
-        self, table: Table, players: Sequence, seed: int, game_index: int
-    ) -> Standings | None:
-        """Match ``game_index`` round by round (:meth:`Game.match_standings`)."""
-        return P.match_standings(table, players, seed, game_index)
-
-    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
-        """Who starts or deals (:meth:`Game.seat_roles`)."""
-        return P.seat_roles(unit, n_seats)
-
-    def decisions_per_round(self, cols, seat: int, n_seats: int):
-        """The decisions ``seat`` made in each round (:meth:`Game.decisions_per_round`)."""
-        return P.decisions(cols, seat, n_seats)
+    profile = P  # what kortsim profile reads
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 

@@ -10,7 +10,7 @@ from simulator.engine.cards import name
 from simulator.engine.fields import Field
 from simulator.engine.plays import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
 from simulator.engine.reaction import profile_arrays
-from simulator.games.base import Game, SeatRole, Table, Variant
+from simulator.games.base import Game, Table, Variant
 from simulator.games.gris_nese import kernel
 from simulator.games.gris_nese import layout as L
 from simulator.games.gris_nese import profile as P
@@ -240,19 +240,7 @@ class GrisNese(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=profiles)
         return reference.format_match(rec, names=names)
 
-    # What kortsim profile reads (simulator/games/gris_nese/profile.py).
-    baseline_strategy = P.BASELINE
-    best_strategy = P.BEST
-    length_columns = P.LENGTH
-    irregular_columns = P.IRREGULAR
-
-    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
-        """Who starts or deals (:meth:`Game.seat_roles`)."""
-        return P.seat_roles(unit, n_seats)
-
-    def decisions_per_round(self, cols, seat: int, n_seats: int):
-        """The decisions ``seat`` made in each round (:meth:`Game.decisions_per_round`)."""
-        return P.decisions(cols, seat, n_seats)
+    profile = P  # what kortsim profile reads
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 

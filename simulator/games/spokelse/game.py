@@ -8,7 +8,7 @@ import numpy as np
 
 from simulator.engine.fields import Field
 from simulator.engine.plays import Histogram, Outcome, Play, count, diff, mean, rate, ratio
-from simulator.games.base import Game, SeatRole, Standings, Table, Variant
+from simulator.games.base import Game, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import layout as L
 from simulator.games.spokelse import profile as P
@@ -183,26 +183,7 @@ class Spokelse(Game):
         rec = reference.play_match(table.rules, players, seed=seed, game=game_index)
         return reference.format_match(rec, names=names)
 
-    # What kortsim profile reads (simulator/games/spokelse/profile.py).
-    baseline_strategy = P.BASELINE
-    best_strategy = P.BEST
-    length_columns = P.LENGTH
-    irregular_columns = P.IRREGULAR
-    margin_words = P.MARGIN_WORDS
-
-    def match_standings(
-        self, table: Table, players: Sequence, seed: int, game_index: int
-    ) -> Standings | None:
-        """Match ``game_index`` round by round (:meth:`Game.match_standings`)."""
-        return P.match_standings(table, players, seed, game_index)
-
-    def seat_roles(self, unit: str, n_seats: int) -> tuple[SeatRole, ...]:
-        """Who starts or deals (:meth:`Game.seat_roles`)."""
-        return P.seat_roles(unit, n_seats)
-
-    def decisions_per_round(self, cols, seat: int, n_seats: int):
-        """The decisions ``seat`` made in each round (:meth:`Game.decisions_per_round`)."""
-        return P.decisions(cols, seat, n_seats)
+    profile = P  # what kortsim profile reads
 
     # --- conformance hooks (tests/games/test_conformance.py; docs/adding-a-game.md) --------
 
