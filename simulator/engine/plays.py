@@ -13,7 +13,7 @@ carries the meaning of its number (:class:`simulator.engine.fields.Field`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from simulator.engine.fields import Field
@@ -101,32 +101,38 @@ def rounds_played(pieces: Sequence[str], words: str) -> Figure:
     return count("rounds_played", pieces, Field("count", "rounds", words=words))
 
 
+def count_and_rate(piece: str, counted: Field, share: Field, of: str = "n") -> tuple[Figure, Figure]:
+    """A one-slot aggregate piece as a count and as a share of ``of``.
+
+    Parameters
+    ----------
+    piece
+        The aggregate piece; the figures are named ``<piece>`` and ``<piece>_rate``.
+    counted
+        The count's meaning; its ``of`` is set to ``of``.
+    share
+        The rate's meaning.
+    of
+        What both are out of: ``"n"`` (the games of the run) or a count declared before.
+
+    Returns
+    -------
+    tuple of Figure
+        The count, then the rate, in the summary's order.
+    """
+    return count(piece, [piece], replace(counted, of=of)), rate(f"{piece}_rate", piece, share, of=of)
+
+
 def stalled_rounds() -> tuple[Figure, Figure]:
     """Match play: the stalled (re-dealt) rounds of the finished matches, counted and as a
     share of :func:`rounds_played` (RULES.md §6), from the aggregate piece ``stalled``."""
-    return (
-        count(
-            "stalled",
-            ["stalled"],
-            Field(
-                "count",
-                "rounds",
-                "lower",
-                "stalled rounds of the finished matches (dealt again)",
-                of="rounds_played",
-            ),
+    return count_and_rate(
+        "stalled",
+        Field("count", "rounds", "lower", "stalled rounds of the finished matches (dealt again)"),
+        Field(
+            "rate", "share of the finished matches' rounds stalled", "lower", "stalled rounds, dealt again"
         ),
-        rate(
-            "stalled_rate",
-            "stalled",
-            Field(
-                "rate",
-                "share of the finished matches' rounds stalled",
-                "lower",
-                "stalled rounds, dealt again",
-            ),
-            of="rounds_played",
-        ),
+        of="rounds_played",
     )
 
 
@@ -246,6 +252,7 @@ __all__ = [
     "Outcome",
     "Play",
     "count",
+    "count_and_rate",
     "diff",
     "mean",
     "rate",

@@ -13,6 +13,7 @@ from simulator.engine.plays import (
     Outcome,
     Play,
     count,
+    count_and_rate,
     mean,
     rate,
     rounds_played,
@@ -67,18 +68,13 @@ ROUND = Play(
             ["finished"],
             Field("count", "rounds", words="rounds that ended with a letter", of="n"),
         ),
-        count(
+        *count_and_rate(
             "stalled",
-            ["stalled"],
             Field(
-                "count",
-                "rounds",
-                "lower",
-                "rounds with no signal after the pass cap (enter no other figure)",
-                of="n",
+                "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)"
             ),
+            Field("rate", "share of rounds stalled", "lower"),
         ),
-        rate("stalled_rate", "stalled", Field("rate", "share of rounds stalled", "lower")),
         mean("mean_passes", "passes", "passes2", Field("mean", "passes per finished round"), of="finished"),
         rate(
             "dealt_signal_rate",
@@ -135,14 +131,11 @@ MATCH = Play(
             ["finished"],
             Field("count", "matches", words="matches that ended with a loser", of="n"),
         ),
-        count(
+        *count_and_rate(
             "abandoned",
-            ["abandoned"],
-            Field(
-                "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
-            ),
+            Field("count", "matches", "lower", "matches given up after too many stalled rounds in a row"),
+            Field("rate", "share of matches abandoned", "lower"),
         ),
-        rate("abandoned_rate", "abandoned", Field("rate", "share of matches abandoned", "lower")),
         rounds_played(["rounds", "stalled"], "rounds dealt in the finished matches, stalled ones included"),
         *stalled_rounds(),
         mean("mean_rounds", "rounds", "rounds2", Field("mean", "rounds per finished match"), of="finished"),

@@ -8,7 +8,16 @@ import numpy as np
 
 from simulator.engine.cards import name
 from simulator.engine.fields import Field
-from simulator.engine.plays import Histogram, Outcome, Play, count, mean, rate, rounds_played, stalled_rounds
+from simulator.engine.plays import (
+    Histogram,
+    Outcome,
+    Play,
+    count_and_rate,
+    mean,
+    rate,
+    rounds_played,
+    stalled_rounds,
+)
 from simulator.engine.reaction import profile_arrays
 from simulator.games.base import Game, Table, Variant
 from simulator.games.gris_nese import kernel
@@ -47,9 +56,6 @@ _WIN = Field(
     remark="two players win each match, so the seats' rates sum to 200%",
 )
 _PLACE = Field("mean", "place in the match", "lower", "1 = joint winner, n = first out", note="1 is best")
-_STALLED = Field(
-    "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)", of="n"
-)
 ROUND = Play(
     agg=L.ROUND_AGG,
     records=L.ROUND_REC,
@@ -75,10 +81,11 @@ ROUND = Play(
             ),
             of="counted",
         ),
-        count("stalled", ["stalled"], _STALLED),
-        rate(
-            "stalled_rate",
+        *count_and_rate(
             "stalled",
+            Field(
+                "count", "rounds", "lower", "rounds with no signal after the pass cap (enter no other figure)"
+            ),
             Field(
                 "rate",
                 "share of rounds stalled",
@@ -86,14 +93,9 @@ ROUND = Play(
                 "no signal after the pass cap; enter no other figure",
             ),
         ),
-        count(
+        *count_and_rate(
             "replayed",
-            ["replayed"],
-            Field("count", "rounds", words="rounds replayed: the last two touches too close to call", of="n"),
-        ),
-        rate(
-            "replayed_rate",
-            "replayed",
+            Field("count", "rounds", words="rounds replayed: the last two touches too close to call"),
             Field(
                 "rate",
                 "share of rounds replayed",
@@ -146,14 +148,9 @@ MATCH = Play(
             ["rounds", "stalled", "replayed"],
             "rounds dealt in the finished matches, stalled and replayed ones included",
         ),
-        count(
+        *count_and_rate(
             "replayed",
-            ["replayed"],
-            Field("count", "rounds", words="replayed rounds of the finished matches", of="rounds_played"),
-        ),
-        rate(
-            "replayed_rate",
-            "replayed",
+            Field("count", "rounds", words="replayed rounds of the finished matches"),
             Field(
                 "rate",
                 "share of the finished matches' rounds replayed",
@@ -162,14 +159,11 @@ MATCH = Play(
             of="rounds_played",
         ),
         *stalled_rounds(),
-        count(
+        *count_and_rate(
             "abandoned",
-            ["abandoned"],
-            Field(
-                "count", "matches", "lower", "matches given up after too many stalled rounds in a row", of="n"
-            ),
+            Field("count", "matches", "lower", "matches given up after too many stalled rounds in a row"),
+            Field("rate", "share of matches abandoned", "lower"),
         ),
-        rate("abandoned_rate", "abandoned", Field("rate", "share of matches abandoned", "lower")),
     ),
     seat_figures=(
         rate("win_rate", "wins", _WIN, of="finished"),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.engine.fields import Field
-from simulator.engine.plays import Histogram, Outcome, Play, count, diff, mean, rate, ratio
+from simulator.engine.plays import Histogram, Outcome, Play, count, count_and_rate, diff, mean, rate, ratio
 from simulator.games.base import Game, Table, Variant
 from simulator.games.spokelse import kernel, reference
 from simulator.games.spokelse import layout as L
@@ -65,14 +65,11 @@ ROUND = Play(
                 remark="no interval: the kernel sums the turns but not their squares, so their spread is not known",
             ),
         ),
-        count(
+        *count_and_rate(
             "capped",
-            ["capped"],
-            Field(
-                "count", "rounds", "lower", "rounds stopped at the turn cap (scored as they stand)", of="n"
-            ),
+            Field("count", "rounds", "lower", "rounds stopped at the turn cap (scored as they stand)"),
+            Field("rate", "share of rounds stopped at the turn cap", "lower"),
         ),
-        rate("capped_rate", "capped", Field("rate", "share of rounds stopped at the turn cap", "lower")),
     ),
     seat_figures=(mean("mean_score", "score_sum", "score_sum2", _SCORE), rate("win_rate", "wins", _WIN)),
     outcomes=(  # capped rounds are scored as they stand: every round counts
@@ -100,20 +97,9 @@ MATCH = Play(
         count(
             "rounds_played", ["rounds"], Field("count", "rounds", words="rounds played in all the matches")
         ),
-        count(
+        *count_and_rate(
             "capped",
-            ["capped"],
-            Field(
-                "count",
-                "rounds",
-                "lower",
-                "rounds of the matches stopped at the turn cap",
-                of="rounds_played",
-            ),
-        ),
-        rate(
-            "capped_rate",
-            "capped",
+            Field("count", "rounds", "lower", "rounds of the matches stopped at the turn cap"),
             Field("rate", "share of the matches' rounds stopped at the turn cap", "lower"),
             of="rounds_played",
         ),
