@@ -35,6 +35,7 @@ from simulator.games.gris.variants import (
     STALL_CAP,
     Rules,
 )
+from simulator.games.traces import log_moves, reference_trace, strategy_arrays
 
 
 def _parse_circulation(text: str) -> str:
@@ -213,14 +214,9 @@ class Gris(Game):
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         from simulator.games.gris import reference
 
-        names = [p.spec for p in players]
-        if unit == "round":
-            rec = reference.play_round(
-                table.rules, players, seed=seed, game=game_index, profiles=table.reaction
-            )
-            return reference.format_round(rec, names=names)
-        rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=table.reaction)
-        return reference.format_match(rec, names=names)
+        return reference_trace(
+            reference, table.rules, players, seed, game_index, unit, profiles=table.reaction
+        )
 
     profile = P  # what kortsim profile reads
 
@@ -244,13 +240,12 @@ class Gris(Game):
         n = table.n_seats
         rules_i, rules_f = self.rules_arrays(table)
         log = np.full((2 * STALL_CAP + 2, LOG_FIELDS), -1, np.int64)  # at most one exchange a pass
-        sids = np.array([p.family.builtin_id for p in players], np.int64)
-        params = np.stack([p.params for p in players]).astype(np.float64)
+        sids, params = strategy_arrays(players)
         times, signallers = np.zeros(n), np.zeros(n, np.int64)
         events, _, _, _ = kernel.trace_round_nb(
             sids, params, rules_i, rules_f, seed, game_index, deal, n - 1, log, times, signallers
         )
-        return [tuple(int(x) for x in row) for row in log[:events]]
+        return log_moves(log, events)
 
     def reference_record(
         self, table: Table, players: Sequence, seed: int, game_index: int, unit: str

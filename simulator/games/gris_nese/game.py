@@ -32,6 +32,7 @@ from simulator.games.gris_nese.variants import (
     UNCLEAR_MARGIN_RANGE,
     Rules,
 )
+from simulator.games.traces import log_moves, reference_trace, strategy_arrays
 
 
 def _parse_margin(text: str) -> float:
@@ -226,13 +227,8 @@ class GrisNese(Game):
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
         from simulator.games.gris_nese import reference
 
-        names = [p.spec for p in players]
         profiles = list(table.reaction)
-        if unit == "round":
-            rec = reference.play_round(table.rules, players, seed=seed, game=game_index, profiles=profiles)
-            return reference.format_round(rec, names=names)
-        rec = reference.play_match(table.rules, players, seed=seed, game=game_index, profiles=profiles)
-        return reference.format_match(rec, names=names)
+        return reference_trace(reference, table.rules, players, seed, game_index, unit, profiles=profiles)
 
     profile = P  # what kortsim profile reads
 
@@ -257,13 +253,12 @@ class GrisNese(Game):
         n = table.n_seats
         rules_i, rules_f = self.rules_arrays(table)
         log = np.full(((STALL_CAP + 1) * n, LOG_FIELDS), -1, np.int64)
-        sids = np.array([p.family.builtin_id for p in players], np.int64)
-        params = np.stack([p.params for p in players]).astype(np.float64)
+        sids, params = strategy_arrays(players)
         seats, times, signallers = np.arange(n, dtype=np.int64), np.zeros(n), np.zeros(n, np.int64)
         events, _, _, _, _ = kernel.trace_round_nb(
             sids, params, rules_i, rules_f, seed, game_index, deal, seats, log, times, signallers
         )
-        return [tuple(int(x) for x in row) for row in log[:events]]
+        return log_moves(log, events)
 
     def reference_record(
         self, table: Table, players: Sequence, seed: int, game_index: int, unit: str

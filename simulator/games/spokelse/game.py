@@ -15,6 +15,7 @@ from simulator.games.spokelse import profile as P
 from simulator.games.spokelse.observation import SOURCE
 from simulator.games.spokelse.rules import LOG_FIELDS
 from simulator.games.spokelse.variants import TARGET_RANGE, Rules
+from simulator.games.traces import log_moves, reference_trace, strategy_arrays
 
 
 def _parse_jack(text: str) -> float:
@@ -162,12 +163,7 @@ class Spokelse(Game):
         return spokelse_illegal.place_line(spec, seat, action, turn, from_discard=action == 4)
 
     def trace(self, table: Table, players: Sequence, seed: int, game_index: int, unit: str) -> str:
-        names = [p.spec for p in players]
-        if unit == "round":
-            rec = reference.play_round(table.rules, players, seed=seed, game=game_index)
-            return reference.format_round(rec, names=names)
-        rec = reference.play_match(table.rules, players, seed=seed, game=game_index)
-        return reference.format_match(rec, names=names)
+        return reference_trace(reference, table.rules, players, seed, game_index, unit)
 
     profile = P  # what kortsim profile reads
 
@@ -190,14 +186,13 @@ class Spokelse(Game):
             rec = reference.play_round(table.rules, players, seed=seed, game=game_index, deal=deal)
             return [(t.turn, t.seat, t.source, t.taken, t.place, t.discarded) for t in rec.turns]
         log = np.full((TURN_CAP, LOG_FIELDS), -1, np.int64)
-        sids = np.array([p.family.builtin_id for p in players], np.int64)
-        params = np.stack([p.params for p in players]).astype(np.float64)
+        sids, params = strategy_arrays(players)
         values = self.rules_arrays(table)[0][:13]
         totals = np.zeros(2, np.int64)
         _, _, turns, _, _ = kernel.trace_round_nb(
             sids, params, values, 0, totals, seed, game_index, deal, 1, log
         )
-        return [tuple(int(x) for x in row) for row in log[:turns]]
+        return log_moves(log, turns)
 
     def reference_record(
         self, table: Table, players: Sequence, seed: int, game_index: int, unit: str
