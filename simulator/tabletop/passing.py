@@ -1,5 +1,6 @@
 """What the two Gris games share at the table: your hand, the card prompt, the advisor
-that plays along in your seat, and the timed signal (RULES.md §4).
+that plays along in your seat, the timed signal (RULES.md §4), and the match you sit
+down to with the advisor's agreement after it.
 
 The advisor is the stronger shipped strategy.  It is asked at each of your decisions on
 your own observation, with its own copy of the strategy's memory fields and of your
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,7 +20,10 @@ from simulator.engine.cards import RANKS, name
 from simulator.engine.formatting import plural
 from simulator.engine.rng import REACT, Stream
 from simulator.tabletop.console import Seat, choose
-from simulator.tabletop.outcome import Reactions
+from simulator.tabletop.outcome import Outcome, Reactions
+
+if TYPE_CHECKING:
+    from simulator.running.setup import Setup
 
 HUMAN = 0  # your seat; the bots fill the others
 SUIT_LETTERS = "shdc"  # ♠ ♥ ♦ ♣ typed as s h d c
@@ -162,3 +167,74 @@ def agreement_lines(passes: Sequence[Pass], advisor: str, verb: str, noun: str =
 def seat_names(players: Sequence) -> list[str]:
     """How the seats are named at the table: you, then ``seat 2 (greedy)`` and so on."""
     return ["you"] + [f"seat {s} ({p.family.name})" for s, p in enumerate(players) if s != HUMAN]
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """What every round of a match at the table shares."""
+
+    seat: Seat
+    rules: Any  # the game's Rules
+    players: Sequence
+    names: Sequence[str]
+    seed: int
+    game: int
+    profiles: Sequence[tuple[float, float]]
+    reactions: Reactions
+    waits: Callable[[], float]
+    stall_cap: int
+
+
+def sit_match(
+    seat: Seat,
+    setup: Setup,
+    you: Callable[[Seat, Shadow], Any],
+    memory: slice,
+    play_match: Callable[[MatchContext], Any],
+    stall_cap: int,
+    *,
+    index: int,
+    wait: tuple[float, float],
+    verb: str,
+    noun: str = "pass",
+) -> Outcome:
+    """A match at the table for ``setup``, then how often the advisor would have chosen your card.
+
+    Parameters
+    ----------
+    seat
+        Your console.
+    setup
+        The run: seat 0 holds the advisor, the other seats the bots.
+    you
+        Makes your seat's player from the console and the advisor's shadow; it keeps your
+        decisions in ``passes``.
+    memory
+        The memory fields of the game's observation (the advisor's own copy).
+    play_match
+        The game's match at the table.
+    stall_cap
+        Passes (pass steps) after which a round is stalled.
+    index
+        The match's game index in the run.
+    wait
+        The least and most seconds before a signal is shown.
+    verb, noun
+        Your decision in words for the agreement lines (``"passed"``, ``"pass"``).
+
+    Returns
+    -------
+    Outcome
+        The match, your decisions beside the advisor's and your reactions.
+    """
+    advisor, bots = setup.players[HUMAN], list(setup.players[1:])
+    human = you(seat, Shadow(advisor, memory))
+    ctx = MatchContext(
+        seat, setup.table.rules, [human, *bots], seat_names(setup.players), setup.seed, index,
+        setup.table.reaction, Reactions(), timing(setup.seed, index, *wait), stall_cap,
+    )  # fmt: skip
+    match = play_match(ctx)
+    seat.show("")
+    for line in agreement_lines(human.passes, advisor.family.name, verb, noun):
+        seat.show(line)
+    return Outcome(setup.game.name, setup.seed, match, advisor.spec, human.passes, ctx.reactions)

@@ -28,20 +28,19 @@ from simulator.games.gris.observation import (
     N_MEMORY,
     PASSES,
 )
-from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP, Rules
+from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP
 from simulator.tabletop.console import Seat
-from simulator.tabletop.outcome import Outcome, Reactions
+from simulator.tabletop.outcome import Outcome
 from simulator.tabletop.passing import (
     HUMAN,
+    MatchContext,
     Pass,
     Shadow,
-    agreement_lines,
     ask_card,
     hand_text,
     react,
-    seat_names,
+    sit_match,
     times_lines,
-    timing,
     touch_times,
 )
 from strategies.registry import PARAM_ROW
@@ -99,23 +98,9 @@ def event_line(ev: ref.Event, names: Sequence[str], held: set[int]) -> str:
     return f"   {who} gets {card} back round the table: it goes under the stock, {who} draws a card"
 
 
-@dataclass(frozen=True)
-class Context:
-    """What every round of a match shares."""
-
-    seat: Seat
-    rules: Rules
-    players: Sequence
-    names: Sequence[str]
-    seed: int
-    game: int
-    profiles: Sequence[tuple[float, float]]
-    reactions: Reactions
-    waits: Callable[[], float]
-    stall_cap: int = STALL_CAP
-
-
-def play_deal(ctx: Context, table: ref.Table, rngs: Sequence[np.ndarray]) -> tuple[tuple[int, ...], bool]:
+def play_deal(
+    ctx: MatchContext, table: ref.Table, rngs: Sequence[np.ndarray]
+) -> tuple[tuple[int, ...], bool]:
     """:func:`reference.play_deal`, each move on screen as it happens."""
     human, shown = ctx.players[HUMAN], 0
     human.held = set(table.hands[HUMAN])
@@ -146,7 +131,7 @@ def signal_text(signallers: Sequence[int], names: Sequence[str], passes: int) ->
     )
 
 
-def play_round(ctx: Context, *, deal: int, dealer: int) -> ref.RoundRecord:
+def play_round(ctx: MatchContext, *, deal: int, dealer: int) -> ref.RoundRecord:
     """One deal as :func:`reference.play_round` plays it, with your reaction measured."""
     n = len(ctx.players)
     table = ref.deal_cards(ctx.rules, ref.shuffle_deck(ctx.seed, ctx.game, deal), n, dealer)
@@ -175,7 +160,7 @@ def play_round(ctx: Context, *, deal: int, dealer: int) -> ref.RoundRecord:
     )  # fmt: skip
 
 
-def reveal(ctx: Context, record: ref.RoundRecord) -> None:
+def reveal(ctx: MatchContext, record: ref.RoundRecord) -> None:
     """The end of a round: every hand, the touches, the letter."""
     show = ctx.seat.show
     if record.stalled:
@@ -196,7 +181,7 @@ def reveal(ctx: Context, record: ref.RoundRecord) -> None:
     )
 
 
-def play_match(ctx: Context) -> ref.MatchRecord:
+def play_match(ctx: MatchContext) -> ref.MatchRecord:
     """A match as :func:`reference.play_match` plays it: letters G-R-I-S, stalls re-dealt."""
     n = len(ctx.players)
     first = ref.first_dealer(ctx.seed, ctx.game, n)
@@ -234,22 +219,8 @@ def play_match(ctx: Context) -> ref.MatchRecord:
         dealer = ref.left_of(dealer, n)
 
 
-def shadow_for(advisor) -> Shadow:
-    """The advisor in your seat, with the memory fields of a Gris observation."""
-    return Shadow(advisor, slice(MEMORY, MEMORY + N_MEMORY))
-
-
 def sit(seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], index: int) -> Outcome:
     """A match at the table for ``setup`` (seat 0 holds the advisor, the others the bots),
     then how often the advisor would have passed your card.  ``samples`` is not used here."""
-    advisor, bots = setup.players[HUMAN], list(setup.players[1:])
-    human = Human(seat, shadow_for(advisor))
-    ctx = Context(
-        seat, setup.table.rules, [human, *bots], seat_names(setup.players), setup.seed, index,
-        setup.table.reaction, Reactions(), timing(setup.seed, index, *wait),
-    )  # fmt: skip
-    match = play_match(ctx)
-    seat.show("")
-    for line in agreement_lines(human.passes, advisor.family.name, "passed"):
-        seat.show(line)
-    return Outcome(setup.game.name, setup.seed, match, advisor.spec, human.passes, ctx.reactions)
+    memory = slice(MEMORY, MEMORY + N_MEMORY)  # the memory fields of a Gris observation
+    return sit_match(seat, setup, Human, memory, play_match, STALL_CAP, index=index, wait=wait, verb="passed")

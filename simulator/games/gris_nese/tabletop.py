@@ -11,7 +11,7 @@ match to its end and each round is shown in one line.  A bot given ``forget`` or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -21,20 +21,19 @@ from simulator.engine.cards import name
 from simulator.engine.formatting import plural
 from simulator.games.gris_nese import reference as ref
 from simulator.games.gris_nese.observation import HAND, HAND_SIZE, INCOMING, MEMORY, N_MEMORY, STEPS
-from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP, Rules
+from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP
 from simulator.tabletop.console import Seat
-from simulator.tabletop.outcome import Outcome, Reactions
+from simulator.tabletop.outcome import Outcome
 from simulator.tabletop.passing import (
     HUMAN,
+    MatchContext,
     Pass,
     Shadow,
-    agreement_lines,
     ask_card,
     hand_text,
     react,
-    seat_names,
+    sit_match,
     times_lines,
-    timing,
     touch_times,
 )
 from strategies.registry import PARAM_ROW
@@ -74,23 +73,7 @@ class Human:
         return choice
 
 
-@dataclass(frozen=True)
-class Context:
-    """What every round of a match shares."""
-
-    seat: Seat
-    rules: Rules
-    players: Sequence
-    names: Sequence[str]
-    seed: int
-    game: int
-    profiles: Sequence[tuple[float, float]]
-    reactions: Reactions
-    waits: Callable[[], float]
-    stall_cap: int = STALL_CAP
-
-
-def play_steps(ctx: Context, table: ref.Table, rngs: Sequence[np.ndarray]) -> list[bool]:
+def play_steps(ctx: MatchContext, table: ref.Table, rngs: Sequence[np.ndarray]) -> list[bool]:
     """Pass steps until somebody holds four of a kind (or the cap), as the reference plays them."""
     playing = HUMAN in table.seats
     signals = ref.signalling(table)
@@ -117,7 +100,7 @@ def signal_text(table: ref.Table, signals: Sequence[bool], names: Sequence[str])
     return False, f">>> NOSE: {who} touch{'es' if sum(signals) == 1 else ''} the nose! Press a key!"
 
 
-def play_round(ctx: Context, *, deal: int, seats: Sequence[int]) -> ref.RoundRecord:
+def play_round(ctx: MatchContext, *, deal: int, seats: Sequence[int]) -> ref.RoundRecord:
     """One deal as :func:`reference.play_round` plays it, with your reaction measured."""
     m = len(seats)
     hands = ref.deal_hands(ref.shuffle_cards(ctx.seed, ctx.game, deal, m), m)
@@ -151,7 +134,7 @@ def play_round(ctx: Context, *, deal: int, seats: Sequence[int]) -> ref.RoundRec
     )  # fmt: skip
 
 
-def reveal(ctx: Context, rec: ref.RoundRecord, was_playing: bool) -> None:
+def reveal(ctx: MatchContext, rec: ref.RoundRecord, was_playing: bool) -> None:
     """The end of a round: every hand, the touches, who leaves (one line once you are out)."""
     show = ctx.seat.show
     if rec.stalled:
@@ -184,7 +167,7 @@ def reveal(ctx: Context, rec: ref.RoundRecord, was_playing: bool) -> None:
         show(f"   {out} last and leave{'' if rec.loser == HUMAN else 's'} the game")
 
 
-def play_match(ctx: Context) -> ref.MatchRecord:
+def play_match(ctx: MatchContext) -> ref.MatchRecord:
     """A match as :func:`reference.play_match` plays it: until two players remain."""
     n = len(ctx.players)
     seats, places, out = list(range(n)), [0] * n, []
@@ -226,22 +209,19 @@ def play_match(ctx: Context) -> ref.MatchRecord:
     )  # fmt: skip
 
 
-def shadow_for(advisor) -> Shadow:
-    """The advisor in your seat, with the memory fields of a Gris-nese observation."""
-    return Shadow(advisor, slice(MEMORY, MEMORY + N_MEMORY))
-
-
 def sit(seat: Seat, setup: Setup, *, samples: int, wait: tuple[float, float], index: int) -> Outcome:
     """A match at the table for ``setup`` (seat 0 holds the advisor, the others the bots),
     then how often the advisor would have laid down your card.  ``samples`` is not used here."""
-    advisor, bots = setup.players[HUMAN], list(setup.players[1:])
-    human = Human(seat, shadow_for(advisor))
-    ctx = Context(
-        seat, setup.table.rules, [human, *bots], seat_names(setup.players), setup.seed, index,
-        setup.table.reaction, Reactions(), timing(setup.seed, index, *wait),
-    )  # fmt: skip
-    match = play_match(ctx)
-    seat.show("")
-    for line in agreement_lines(human.passes, advisor.family.name, "laid down", "pass step"):
-        seat.show(line)
-    return Outcome(setup.game.name, setup.seed, match, advisor.spec, human.passes, ctx.reactions)
+    memory = slice(MEMORY, MEMORY + N_MEMORY)  # the memory fields of a Gris-nese observation
+    return sit_match(
+        seat,
+        setup,
+        Human,
+        memory,
+        play_match,
+        STALL_CAP,
+        index=index,
+        wait=wait,
+        verb="laid down",
+        noun="pass step",
+    )
