@@ -83,10 +83,10 @@ def score_nb(card_value, slot, ghost, seat):
     return s
 
 
-@njit(cache=True)
-def deal_nb(rng, deck, slot, ghost, dealer):
-    """RULES.md §3 deal: five each, one at a time from the non-dealer; the first is the ghost."""
-    shuffle_nb(unmanaged_item(rng, 0), deck)
+@njit(cache=True, inline="always")
+def hand_out_nb(deck, slot, ghost, dealer):
+    """RULES.md §3 deal from a shuffled ``deck``: five each, one at a time from the
+    non-dealer; the first is the ghost.  Inlined, so it adds no call to its callers."""
     non_dealer = 1 - dealer
     for i in range(5):
         for j in range(2):
@@ -96,6 +96,13 @@ def deal_nb(rng, deck, slot, ghost, dealer):
                 ghost[s] = c
             else:
                 slot[s, i - 1] = c
+
+
+@njit(cache=True)
+def deal_nb(rng, deck, slot, ghost, dealer):
+    """RULES.md §3 deal: shuffle, then :func:`hand_out_nb`."""
+    shuffle_nb(unmanaged_item(rng, 0), deck)
+    hand_out_nb(deck, slot, ghost, dealer)
 
 
 @njit(cache=True, inline="always")
@@ -104,15 +111,7 @@ def deal_with_nb(rng, deck, slot, ghost, dealer, scratch):
     faster); ``scratch`` (51 or more int64) receives the draws.  Compiled into its caller:
     its arrays are then views whose lack of an owner the compiler sees (no reference counts)."""
     shuffle_with_nb(unmanaged_item(rng, 0), deck, scratch)
-    non_dealer = 1 - dealer
-    for i in range(5):
-        for j in range(2):
-            s = non_dealer if j == 0 else dealer
-            c = deck[2 * i + j]
-            if i == 0:
-                ghost[s] = c
-            else:
-                slot[s, i - 1] = c
+    hand_out_nb(deck, slot, ghost, dealer)
 
 
 @njit(cache=True)
