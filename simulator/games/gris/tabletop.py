@@ -29,6 +29,7 @@ from simulator.games.gris.observation import (
     PASSES,
 )
 from simulator.games.gris.variants import ABANDON_AFTER, STALL_CAP
+from simulator.games.human_player import HumanPlayer
 from simulator.tabletop.console import Seat
 from simulator.tabletop.outcome import Outcome
 from simulator.tabletop.passing import (
@@ -43,7 +44,6 @@ from simulator.tabletop.passing import (
     times_lines,
     touch_times,
 )
-from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -52,15 +52,12 @@ ADVISOR = "reader"  # the stronger shipped strategy set beside your choices afte
 
 
 @dataclass
-class Human:
+class Human(HumanPlayer):
     """Your seat, as a reference player: ``decide`` shows your hand and asks for a card."""
 
     seat: Seat
     shadow: Shadow
     letters: Callable[[], str] = lambda: ""
-    name: str = "you"
-    spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     passes: list[Pass] = field(default_factory=list)
     round: int = 0
     held: set[int] = field(default_factory=set)  # every card you have held this round

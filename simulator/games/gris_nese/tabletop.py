@@ -22,6 +22,7 @@ from simulator.engine.formatting import plural
 from simulator.games.gris_nese import reference as ref
 from simulator.games.gris_nese.observation import HAND, HAND_SIZE, INCOMING, MEMORY, N_MEMORY, STEPS
 from simulator.games.gris_nese.variants import ABANDON_AFTER, STALL_CAP
+from simulator.games.human_player import HumanPlayer
 from simulator.tabletop.console import Seat
 from simulator.tabletop.outcome import Outcome
 from simulator.tabletop.passing import (
@@ -36,7 +37,6 @@ from simulator.tabletop.passing import (
     times_lines,
     touch_times,
 )
-from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -50,14 +50,11 @@ def by_rank(hand: Sequence[int]) -> list[int]:
 
 
 @dataclass
-class Human:
+class Human(HumanPlayer):
     """Your seat, as a reference player: ``decide`` shows your hand and asks for a card."""
 
     seat: Seat
     shadow: Shadow
-    name: str = "you"
-    spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     passes: list[Pass] = field(default_factory=list)
     round: int = 0
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from simulator.engine.cards import name
 from simulator.engine.formatting import noun, plural
+from simulator.games.human_player import HumanPlayer
 from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import Place, Source
@@ -26,7 +27,6 @@ from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
 from simulator.games.spokelse.variants import N_SLOTS, Rules
 from simulator.tabletop.console import Left, Seat, choose
 from simulator.tabletop.outcome import Outcome
-from strategies.registry import PARAM_ROW
 
 if TYPE_CHECKING:
     from simulator.running.setup import Setup
@@ -36,14 +36,11 @@ points = ref.points
 
 
 @dataclass
-class Human:
+class Human(HumanPlayer):
     """Your seat, as a reference player: ``decide`` renders the observation and asks."""
 
     seat: Seat
     opponent: str
-    name: str = "you"
-    spec: str = "you"
-    params: np.ndarray = field(default_factory=lambda: np.zeros(PARAM_ROW))  # you neither forget nor slip
     decisions: list[Decision] = field(default_factory=list)
     # Set by the table before each turn, for the advice's copy of the state.
     table: ref.Table | None = None
