@@ -90,6 +90,24 @@ class Pass:
     advised: int
 
 
+def ask_beside_advisor(
+    seat: Seat,
+    shadow: Shadow,
+    passes: list[Pass],
+    round: int,
+    hand: Sequence[int],
+    obs: np.ndarray,
+    verb: str,
+) -> int:
+    """Your card for ``obs``, asked (:func:`ask_card`) and kept in ``passes`` beside the
+    card the advisor chooses on the same observation; ``round`` numbers your passes."""
+    advised = shadow.choice(obs)
+    choice = ask_card(seat, hand, verb)
+    number = 1 + sum(p.round == round for p in passes)
+    passes.append(Pass(round, number, tuple(hand), choice, advised))
+    return choice
+
+
 def timing(seed: int, game: int, low: float, high: float) -> Callable[[], float]:
     """The waits before a signal is shown: uniform in [low, high] seconds, from a stream of
     their own, so the timing never changes a deal or a decision."""

@@ -37,7 +37,7 @@ from simulator.tabletop.passing import (
     MatchContext,
     Pass,
     Shadow,
-    ask_card,
+    ask_beside_advisor,
     hand_text,
     react,
     sit_match,
@@ -71,11 +71,7 @@ class Human(HumanPlayer):
             got = f"; you {'drew' if obs[INCOMING_DRAWN] else 'were passed'} {name(incoming)} (*)"
         self.seat.show(f"-- pass {int(obs[PASSES]) + 1}{got}; letters: {self.letters()}")
         self.seat.show(f"   your hand: {hand_text(hand, incoming)}")
-        advised = self.shadow.choice(obs)
-        choice = ask_card(self.seat, hand, "Pass")
-        number = 1 + sum(p.round == self.round for p in self.passes)
-        self.passes.append(Pass(self.round, number, tuple(hand), choice, advised))
-        return choice
+        return ask_beside_advisor(self.seat, self.shadow, self.passes, self.round, hand, obs, "Pass")
 
 
 def event_line(ev: ref.Event, names: Sequence[str], held: set[int]) -> str:

@@ -30,7 +30,7 @@ from simulator.tabletop.passing import (
     MatchContext,
     Pass,
     Shadow,
-    ask_card,
+    ask_beside_advisor,
     hand_text,
     react,
     sit_match,
@@ -63,11 +63,7 @@ class Human(HumanPlayer):
         incoming = int(obs[INCOMING])
         self.seat.show(f"-- pass step {int(obs[STEPS]) + 1}: everyone lays one card to the left at once")
         self.seat.show(f"   your hand: {hand_text(hand, incoming)}")
-        advised = self.shadow.choice(obs)
-        choice = ask_card(self.seat, hand, "Lay down")
-        number = 1 + sum(p.round == self.round for p in self.passes)
-        self.passes.append(Pass(self.round, number, tuple(hand), choice, advised))
-        return choice
+        return ask_beside_advisor(self.seat, self.shadow, self.passes, self.round, hand, obs, "Lay down")
 
 
 def play_steps(ctx: MatchContext, table: ref.Table, rngs: Sequence[np.ndarray]) -> list[bool]:
