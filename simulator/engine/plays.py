@@ -136,6 +136,16 @@ def stalled_rounds() -> tuple[Figure, Figure]:
     )
 
 
+def abandoned_matches() -> tuple[Figure, Figure]:
+    """Match play: the matches given up after too many stalled rounds in a row, counted and
+    as a share of the run's matches (RULES.md §6), from the aggregate piece ``abandoned``."""
+    return count_and_rate(
+        "abandoned",
+        Field("count", "matches", "lower", "matches given up after too many stalled rounds in a row"),
+        Field("rate", "share of matches abandoned", "lower"),
+    )
+
+
 @dataclass(frozen=True)
 class Histogram:
     """A histogram of the aggregates, by name (``{s}`` in ``name``: one per seat)."""
@@ -251,6 +261,7 @@ __all__ = [
     "Histogram",
     "Outcome",
     "Play",
+    "abandoned_matches",
     "count",
     "count_and_rate",
     "diff",

@@ -12,6 +12,7 @@ from simulator.engine.plays import (
     Histogram,
     Outcome,
     Play,
+    abandoned_matches,
     count_and_rate,
     mean,
     rate,
@@ -160,11 +161,7 @@ MATCH = Play(
             of="rounds_played",
         ),
         *stalled_rounds(),
-        *count_and_rate(
-            "abandoned",
-            Field("count", "matches", "lower", "matches given up after too many stalled rounds in a row"),
-            Field("rate", "share of matches abandoned", "lower"),
-        ),
+        *abandoned_matches(),
     ),
     seat_figures=(
         rate("win_rate", "wins", _WIN, of="finished"),
