@@ -89,7 +89,26 @@ def _is_exact(vals: Mapping[str, float], key: tuple[tuple[str, float], ...]) -> 
     return tuple(sorted((n, float(v)) for n, v in vals.items())) == key
 
 
-def _number(text: str, where: str) -> float:
+def finite_number(text: str, where: str) -> float:
+    """The number ``text`` spells in a spec, refused unless it is finite.
+
+    Parameters
+    ----------
+    text : str
+        The value as written (``"2.5"``).
+    where : str
+        The spec and parameter, which begin the line that refuses it.
+
+    Returns
+    -------
+    float
+        The value.
+
+    Raises
+    ------
+    InputError
+        When ``text`` is not a number, or not a finite one.
+    """
     try:
         v = float(text)
     except ValueError:
@@ -108,9 +127,9 @@ def parse_values(text: str, param: Param, strategy: str) -> tuple[float, ...]:
     if ".." in t:
         body, slash, step_text = t.partition("/")
         lo_text, _, hi_text = body.partition("..")
-        lo, hi = _number(lo_text, where), _number(hi_text, where)
+        lo, hi = finite_number(lo_text, where), finite_number(hi_text, where)
         if slash:
-            step = _number(step_text, where)
+            step = finite_number(step_text, where)
             if step <= 0:
                 raise InputError(f"{where}: the step must be positive")
         elif param.step > 0:
@@ -132,11 +151,11 @@ def parse_values(text: str, param: Param, strategy: str) -> tuple[float, ...]:
         items = [v.strip() for v in t.split("|")]
         if "" in items:
             raise InputError(f"{where} has an empty item (a list is A|B|C)")
-        values = [_number(v, where) for v in items]
+        values = [finite_number(v, where) for v in items]
         if len(set(values)) != len(values):
             raise InputError(f"{where} gives a value twice (give each value once)")
     else:
-        values = [_number(t, where)]
+        values = [finite_number(t, where)]
     if not values:
         raise InputError(f"{where} is an empty range")
     for v in values:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import click
 import typer
@@ -82,10 +82,15 @@ class PlainUsage(TyperCommand):
         return [re.sub(r"^\{(.*)\}((?:\.\.\.)?)$", r"\1\2", p) for p in super().collect_usage_pieces(ctx)]
 
 
-# Every command is built with these settings (simulator.cli.lazy).
-_SETTINGS = {"add_completion": False, "pretty_exceptions_enable": False, "rich_markup_mode": None}
+#: How every command and command group below ``kortsim`` is built (simulator.cli.lazy): no
+#: completion of its own, plain tracebacks and plain help text.
+COMMAND_SETTINGS: dict[str, Any] = {
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+}
 OneLineErrors.lazy_command_class = PlainUsage
-OneLineErrors.lazy_settings = _SETTINGS
+OneLineErrors.lazy_settings = COMMAND_SETTINGS
 
 app = typer.Typer(
     cls=OneLineErrors,

@@ -15,11 +15,14 @@ reports the mistake when it runs.  They read the shipped declarations from the m
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from simulator.cli import declared
+
+T = TypeVar("T")
 
 
 def _game(ctx: click.Context | None, args: list[str] | None = None) -> str | None:
@@ -100,6 +103,24 @@ def _families(game: str) -> dict[str, Any]:
     return fams
 
 
+def _of_game(
+    ctx: click.Context | None, args: list[str] | None, read: Callable[[str], T]
+) -> tuple[str, T] | None:
+    """The game on the command line so far (:func:`_game`) and what ``read`` gives for it
+    (its strategy families, its rule variants).
+
+    None when no (known) game was given yet or ``read`` failed: a completion then offers
+    nothing, and the command reports the mistake when it runs.
+    """
+    game = _game(ctx, args)
+    if game is None:
+        return None
+    try:
+        return game, read(game)
+    except Exception:
+        return None
+
+
 def strategy_specs(
     ctx: click.Context, args: list[str] | None = None, incomplete: str = ""
 ) -> list[tuple[str, str]]:
@@ -123,13 +144,10 @@ def strategy_specs(
     list of (str, str)
         ``(spec, help)`` pairs; empty when no (known) game was given yet.
     """
-    game = _game(ctx, args)
-    if game is None:
+    found = _of_game(ctx, args, _families)
+    if found is None:
         return []
-    try:
-        fams = _families(game)
-    except Exception:
-        return []
+    game, fams = found
     incomplete = incomplete or ""
     name, colon, body = incomplete.partition(":")
     if not colon:
@@ -159,27 +177,13 @@ def rule_names(
 ) -> list[tuple[str, str]]:
     """``NAME=`` for each rule variant of the game on the command line, with its meaning.
 
-    Parameters
-    ----------
-    ctx : click.Context
-        The command line parsed so far; ``ctx.params["game"]`` names the game.
-    args : list of str, optional
-        The words typed so far (searched for the game when click has not parsed it).
-    incomplete : str
-        The rule being typed.
-
-    Returns
-    -------
-    list of (str, str)
-        ``("NAME=", doc)`` pairs; empty when no (known) game was given yet.
+    Takes ``ctx`` and ``args`` as :func:`strategy_specs` does, and ``incomplete``, the rule
+    being typed; returns ``("NAME=", doc)`` pairs, none when no (known) game was given yet.
     """
-    game = _game(ctx, args)
-    if game is None:
+    found = _of_game(ctx, args, _variants)
+    if found is None:
         return []
-    try:
-        variants = _variants(game)
-    except Exception:
-        return []
+    variants = found[1]
     incomplete = incomplete or ""
     if "=" in incomplete:
         return []

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from simulator.cli import completion, declared
-from simulator.cli.app import PlainUsage
+from simulator.cli.app import COMMAND_SETTINGS, PlainUsage
 from simulator.cli.options import Threads
 from simulator.cli.output import err, out
 from simulator.cli.outputs import check_outputs
@@ -21,9 +21,7 @@ experiment_app = typer.Typer(
     name="experiment",
     help="Named, versioned studies: `kortsim experiment list`, `kortsim experiment run NAME`.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    **COMMAND_SETTINGS,
 )
 
 

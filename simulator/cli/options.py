@@ -16,15 +16,16 @@ from simulator.games import GAMES
 # the same), spelled here so that a command's --help does not load the run machinery.
 Backend = StrEnum("Backend", {"local": "local", "dask": "dask"})
 
+
+def _spec(*flags: str, text: str, metavar: str = "SPEC") -> typer.models.OptionInfo:
+    """An option that takes a strategy spec, ``flags`` its names and ``text`` its help; Tab
+    offers the game's strategies and then their parameters (:mod:`simulator.cli.completion`)."""
+    return typer.Option(*flags, metavar=metavar, help=text, autocompletion=completion.strategy_specs)
+
+
 Strategies = Annotated[
     list[str],
-    typer.Option(
-        "--strategy",
-        "-s",
-        metavar="SPEC",
-        help="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat.",
-        autocompletion=completion.strategy_specs,
-    ),
+    _spec("--strategy", "-s", text="Strategy spec NAME[:a=1,b=2]; once for all seats or once per seat."),
 ]
 Rules = Annotated[
     list[str] | None,
@@ -154,22 +155,14 @@ RecordsFlag = Annotated[
 ]
 CompareField = Annotated[
     str | None,
-    typer.Option(
+    _spec(
         "--field",
-        metavar="SPEC",
-        help="The strategy filling the other seats (default: the game's default opponent, shown by "
+        text="The strategy filling the other seats (default: the game's default opponent, shown by "
         "`kortsim games`).",
-        autocompletion=completion.strategy_specs,
     ),
 ]
 CompareBaseline = Annotated[
-    str | None,
-    typer.Option(
-        "--baseline",
-        metavar="SPEC",
-        help="Differences are against this (default: first -s).",
-        autocompletion=completion.strategy_specs,
-    ),
+    str | None, _spec("--baseline", text="Differences are against this (default: first -s).")
 ]
 ComparePlot = Annotated[
     Path | None,
@@ -192,34 +185,26 @@ CompareOut = Annotated[
 ]
 SweepSpec = Annotated[
     str,
-    typer.Option(
+    _spec(
         "--strategy",
         "-s",
         metavar="SWEEP",
-        help='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
+        text='Sweep spec, e.g. "threshold:k=0..13", "threshold:k=0..13/1", "threshold:k=1|2|5", '
         '"expect:patience=1..4/1,open=15|25" (one or two parameters).',
-        autocompletion=completion.strategy_specs,
     ),
 ]
 SweepVs = Annotated[
     str | None,
-    typer.Option(
+    _spec(
         "--vs",
         "--field",
-        metavar="SPEC",
-        help="The opponent (two seats) or the field filling the other seats; default: the game's "
+        text="The opponent (two seats) or the field filling the other seats; default: the game's "
         "default opponent (shown by `kortsim games`), else the swept family at its defaults.",
-        autocompletion=completion.strategy_specs,
     ),
 ]
 SweepBaseline = Annotated[
     str | None,
-    typer.Option(
-        "--baseline",
-        metavar="SPEC",
-        help="Differences are against this point (default: --vs if swept, else the first).",
-        autocompletion=completion.strategy_specs,
-    ),
+    _spec("--baseline", text="Differences are against this point (default: --vs if swept, else the first)."),
 ]
 SweepMetric = Annotated[
     str | None,

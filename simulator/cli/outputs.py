@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from simulator.cli.output import err
@@ -108,23 +109,36 @@ def claim_results_folder(out_dir: Path | None, command: str) -> None:
     err.print(f"note: {out_dir} held a previous {command} result; replacing it", markup=False)
 
 
-def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
-    """``compare --plot FILE`` and ``--out DIR``; a place that cannot be written is one line."""
-    from simulator.analysis.compare_report import compare_report, save_figure
-
-    for flag, target in (("--plot", plot), ("--out", out_dir)):
+def _write_outputs(
+    plot: Path | None,
+    out_dir: Path | None,
+    quiet: bool,
+    write_plot: Callable[[Path], list[Path]],
+    write_folder: Callable[[Path], list[Path]],
+) -> None:
+    """Write ``--plot FILE`` and ``--out DIR``, those given, each with its function (which
+    returns the files it wrote, named on stderr unless ``quiet``); a place that cannot be
+    written is one line."""
+    for flag, target, write in (("--plot", plot, write_plot), ("--out", out_dir, write_folder)):
         if target is None:
             continue
         try:
-            if flag == "--plot":
-                written = save_figure(result, target)
-            else:
-                compare_report(result, target)
-                written = [target / "summary.parquet", target / "report.html"]
+            written = write(target)
         except OSError as exc:
             raise InputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
         if not quiet:
             err.print(f"wrote {' and '.join(str(w) for w in written)}", markup=False)
+
+
+def write_compare_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
+    """``compare --plot FILE`` and ``--out DIR``; a place that cannot be written is one line."""
+    from simulator.analysis.compare_report import compare_report, save_figure
+
+    def folder(target: Path) -> list[Path]:
+        compare_report(result, target)
+        return [target / "summary.parquet", target / "report.html"]
+
+    _write_outputs(plot, out_dir, quiet, lambda target: save_figure(result, target), folder)
 
 
 def write_sweep_outputs(result, plot: Path | None, out_dir: Path | None, quiet: bool) -> None:
@@ -132,17 +146,12 @@ def write_sweep_outputs(result, plot: Path | None, out_dir: Path | None, quiet: 
     from simulator.analysis.sweep import sweep_report
     from simulator.reporting import plots
 
-    for flag, target in (("--plot", plot), ("--out", out_dir)):
-        if target is None:
-            continue
-        try:
-            if flag == "--plot":
-                plots.save(result.plot(), target.parent, target.stem)
-                written = [target.with_suffix(".png"), target.with_suffix(".svg")]
-            else:
-                sweep_report(result, target)
-                written = [target / "report.html"]
-        except OSError as exc:
-            raise InputError(f"{flag} {target}: cannot write there ({exc.strerror or exc})") from None
-        if not quiet:
-            err.print(f"wrote {' and '.join(str(w) for w in written)}", markup=False)
+    def figure(target: Path) -> list[Path]:
+        plots.save(result.plot(), target.parent, target.stem)
+        return [target.with_suffix(".png"), target.with_suffix(".svg")]
+
+    def folder(target: Path) -> list[Path]:
+        sweep_report(result, target)
+        return [target / "report.html"]
+
+    _write_outputs(plot, out_dir, quiet, figure, folder)

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from simulator.analysis.sweep_spec import finite_number
 from simulator.errors import InputError, SpecError
 from simulator.games.base import Game
 from strategies.registry import Family, Param, Player, families, format_value, games_with
@@ -131,16 +132,6 @@ class Space:
         return [f"{d.name}: {d.note}" for d in self.dims if d.note]
 
 
-def _number(text: str, where: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise InputError(f"{where}: {text.strip()!r} is not a number") from None
-    if not math.isfinite(v):
-        raise InputError(f"{where}: {text.strip()!r} is not a finite number")
-    return v
-
-
 def _on_grid(p: Param, v: float, where: str) -> None:
     if not p.within_bounds(v):
         raise InputError(
@@ -160,11 +151,11 @@ def parse_range(text: str, p: Param, strategy: str) -> Dim | float:
     if not t:
         raise InputError(f"{where}: give a value or a range lo..hi")
     if ".." not in t:
-        v = _number(t, where)
+        v = finite_number(t, where)
         _on_grid(p, v, where)
         return v
     lo_text, _, hi_text = t.partition("..")
-    lo, hi = _number(lo_text, where), _number(hi_text, where)
+    lo, hi = finite_number(lo_text.strip(), where), finite_number(hi_text.strip(), where)
     if hi < lo:
         raise InputError(f"{where} is an empty range ({format_value(lo)} is above {format_value(hi)})")
     _on_grid(p, lo, where)
