@@ -64,11 +64,11 @@ from simulator.games.spokelse.search_worlds import (
     P_SAMPLES,
     P_Z,
     STOCK,
-    _summaries_nb,
     copy_world_nb,
     legal_nb,
     new_world_nb,
     sample_world_nb,
+    slot_summaries_nb,
     split_cards_nb,
 )
 from simulator.games.spokelse.variants import TURN_CAP
@@ -149,7 +149,7 @@ def _place_nb(world, p, c, fd, b, card_value):
         out = slot[p, b]
         slot[p, b] = c
         wobs[p, SLOT + b] = c
-        _summaries_nb(wobs[p], card_value)
+        slot_summaries_nb(wobs[p], card_value)
         wobs[1 - p, OPP_SLOT + b] = c if fd == 1 else -1
     else:
         out = c

@@ -37,8 +37,16 @@ def legal_nb(obs, legal):
 
 
 @njit(cache=True)
-def _summaries_nb(row, card_value):
-    """HIGH, HIGH_SLOT and UNKNOWN_SLOT of an observation row from its SLOT fields."""
+def slot_summaries_nb(row, card_value):
+    """Fill an observation row's SLOT_VALUE, HIGH, HIGH_SLOT and UNKNOWN_SLOT from its SLOT fields.
+
+    Parameters
+    ----------
+    row : np.ndarray
+        One seat's observation, written in place.
+    card_value : np.ndarray
+        Each card's value (half points).
+    """
     h, h_slot, u = -1, -1, -1
     for i in range(4):
         c = row[ob.SLOT + i]
@@ -215,7 +223,7 @@ def _views_nb(obs, card_value, knows, world):
         if knows[i] != 0:
             wobs[op, ob.SLOT + i] = slot[op, i]
             theirs |= np.uint64(1) << np.uint64(slot[op, i])
-    _summaries_nb(wobs[op], card_value)
+    slot_summaries_nb(wobs[op], card_value)
     wobs[op, ob.SEAT] = op
     wobs[op, ob.TURN] = obs[ob.TURN]
     wobs[op, ob.MY_TOTAL], wobs[op, ob.OPP_TOTAL] = obs[ob.OPP_TOTAL], obs[ob.MY_TOTAL]
