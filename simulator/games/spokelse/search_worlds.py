@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.rng import below_nb
+from simulator.engine.rng import shuffle_first_nb
 from simulator.games.spokelse import observation as ob
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
@@ -60,16 +60,6 @@ def slot_summaries_nb(row, card_value):
             if v > h:
                 h, h_slot = v, i
     row[ob.HIGH], row[ob.HIGH_SLOT], row[ob.UNKNOWN_SLOT] = h, h_slot, u
-
-
-@njit(cache=True)
-def _shuffle_nb(rng, a, n):
-    """Fisher-Yates from the end over ``a[:n]`` (the order of ``shuffle_nb``)."""
-    for i in range(n - 1, 0, -1):
-        j = below_nb(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
 
 
 @njit(cache=True)
@@ -135,8 +125,8 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
     slot, ghost, stock, pile, counts = world[2], world[3], world[4], world[5], world[6]
     me = obs[ob.SEAT]
     op = 1 - me
-    _shuffle_nb(rng, pool, n_pool)
-    _shuffle_nb(rng, under, n_under)
+    shuffle_first_nb(rng, pool, n_pool)
+    shuffle_first_nb(rng, under, n_under)
     k = 0
     for i in range(4):
         if obs[ob.SLOT + i] >= 0:
@@ -175,7 +165,7 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
         pile[n_pile] = pool[i]
         n_pile += 1
     if n_pile > n_under:
-        _shuffle_nb(rng, pile, n_pile)
+        shuffle_first_nb(rng, pile, n_pile)
     if obs[ob.DISCARD_TOP] >= 0:
         pile[n_pile] = obs[ob.DISCARD_TOP]
         n_pile += 1
