@@ -63,6 +63,28 @@ def slot_summaries_nb(row, card_value):
 
 
 @njit(cache=True)
+def _shown_slot_bits_nb(obs):
+    """The cards the observation shows in either player's slots, one bit a card.
+
+    Parameters
+    ----------
+    obs : np.ndarray
+        One seat's observation.
+
+    Returns
+    -------
+    np.uint64
+        Bit ``c`` set for each card ``c`` seen in the player's or the opponent's slots.
+    """
+    bits = np.uint64(0)
+    for i in range(4):
+        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
+            if c >= 0:
+                bits |= np.uint64(1) << np.uint64(c)
+    return bits
+
+
+@njit(cache=True)
 def split_cards_nb(obs, pool, under):
     """The cards the observation does not show, by rank: the unseen ones into ``pool`` and
     the rest (those under the discard top) into ``under``.  Returns ``(n_pool, n_under)``,
@@ -72,10 +94,7 @@ def split_cards_nb(obs, pool, under):
     for c in (obs[ob.HAND], obs[ob.DISCARD_TOP]):
         if c >= 0:
             shown |= np.uint64(1) << np.uint64(c)
-    for i in range(4):
-        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
-            if c >= 0:
-                shown |= np.uint64(1) << np.uint64(c)
+    shown |= _shown_slot_bits_nb(obs)
     n_pool, n_under = 0, 0
     for r in range(13):
         want = obs[ob.UNSEEN + r]
@@ -199,10 +218,7 @@ def _views_nb(obs, card_value, knows, world):
     for c in (obs[ob.HAND],):
         if c >= 0:
             mine |= np.uint64(1) << np.uint64(c)
-    for i in range(4):
-        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
-            if c >= 0:
-                mine |= np.uint64(1) << np.uint64(c)
+    mine |= _shown_slot_bits_nb(obs)
     for f in range(ob.OBS_SIZE):
         wobs[me, f] = obs[f]
         wobs[op, f] = -1
