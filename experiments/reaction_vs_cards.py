@@ -268,6 +268,22 @@ def run(
     return b.finish("grid")
 
 
+def _covers_field_median(be: dict) -> bool:
+    """Whether the break-even's 95% interval is closed on the grid and holds the field's
+    reaction median (then no difference from greedy card play is detected).
+
+    Parameters
+    ----------
+    be : dict
+        A strategy's break-even (:func:`break_even`).
+    """
+    return (
+        not be["lo_open"]
+        and not be["hi_open"]
+        and be["break_even_lo"] <= DEFAULT_MEDIAN <= be["break_even_hi"]
+    )
+
+
 def _base_sentence(rate: float, lo: float, hi: float, players: int) -> str:
     """The ordinary seat's elimination rate; with the whole table greedy it is exactly 1/players."""
     if words.zero_width(lo, hi):
@@ -304,11 +320,7 @@ def _headline(be: dict, diffs: Any = None) -> str:
     lo = f"{be['break_even_lo']:.3g}" if not be["lo_open"] else f"below {lo_grid:g}"
     hi = f"{be['break_even_hi']:.3g}" if not be["hi_open"] else f"above {hi_grid:g}"
     interval = f"95% interval {lo} to {hi} s"
-    if (
-        not be["lo_open"]
-        and not be["hi_open"]
-        and be["break_even_lo"] <= DEFAULT_MEDIAN <= be["break_even_hi"]
-    ):
+    if _covers_field_median(be):
         return (
             f"As fast as the field: no difference from greedy card play detected at this size "
             f"(break-even median {est:.3g} s, {interval}, which covers the field's {DEFAULT_MEDIAN:g} s)."
@@ -330,11 +342,7 @@ def _sentence(spec: str, be: dict) -> str:
     lo = f"{be['break_even_lo']:.3g} s" if not be["lo_open"] else f"below {lo_grid:g} s"
     hi = f"{be['break_even_hi']:.3g} s" if not be["hi_open"] else f"above {hi_grid:g} s"
     faster = 1 - est / DEFAULT_MEDIAN
-    if (
-        not be["lo_open"]
-        and not be["hi_open"]
-        and be["break_even_lo"] <= DEFAULT_MEDIAN <= be["break_even_hi"]
-    ):
+    if _covers_field_median(be):
         return (
             f"{spec}: break-even at a reaction median of {est:.3g} s (95% interval {lo} to {hi}), an "
             f"interval that covers the field's {DEFAULT_MEDIAN:g} s: no difference from greedy card play "

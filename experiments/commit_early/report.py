@@ -63,17 +63,36 @@ NOUNS = {
 GAME_NAMES = {"gris": "Gris", "gris-nese": "Gris-nese"}
 
 
-def _field_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str, str]:
-    """How one candidate does against greedy over the table sizes, for one field:
-    (kind, phrase) with kind ``better``, ``worse``, ``none`` or ``mixed``."""
-    rows = rows.sort_values("players")
+def _verdicts_by_size(rows: pd.DataFrame, metric: str) -> dict[int, str]:
+    """One candidate's verdict against greedy at each table size, in the rows' order.
+
+    Parameters
+    ----------
+    rows : pd.DataFrame
+        The candidate's rows of one field and metric (columns ``players``, ``diff_vs_greedy``
+        with its ``_lo``/``_hi`` interval, ``p_holm``).
+    metric : str
+        The metric, which says whether lower is better.
+
+    Returns
+    -------
+    dict[int, str]
+        Players -> ``better``, ``worse`` or ``none`` (:func:`words.verdict`).
+    """
     lower = LOWER_IS_BETTER[metric]
-    kinds = {
+    return {
         int(r.players): words.verdict(
             r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower
         )
         for r in rows.itertuples()
     }
+
+
+def _field_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str, str]:
+    """How one candidate does against greedy over the table sizes, for one field:
+    (kind, phrase) with kind ``better``, ``worse``, ``none`` or ``mixed``."""
+    rows = rows.sort_values("players")
+    kinds = _verdicts_by_size(rows, metric)
     ns = sorted(kinds)
     sizes = f"{_ranges(ns)} players"
     noun = NOUNS[metric]
@@ -129,12 +148,7 @@ def _short_phrase(rows: pd.DataFrame, metric: str, tests: int = 1) -> tuple[str,
     points"); the intervals and the sizes needed live in the longer sentences."""
     rows = rows.sort_values("players")
     lower = LOWER_IS_BETTER[metric]
-    kinds = {
-        int(r.players): words.verdict(
-            r.diff_vs_greedy, r.diff_vs_greedy_lo, r.diff_vs_greedy_hi, r.p_holm, lower
-        )
-        for r in rows.itertuples()
-    }
+    kinds = _verdicts_by_size(rows, metric)
     found = set(kinds.values())
     every = "at every size" if len(kinds) > 1 else "at the size tried"
     if len(found) == 1 and found != {"none"}:

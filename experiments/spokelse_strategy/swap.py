@@ -132,7 +132,6 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
                 np.nan,
             )
     b.table("swap", t)
-    grid = t["unknown_minus_known"].to_numpy().reshape(len(values), len(bins))
     marks = t["significant"].to_numpy().reshape(len(values), len(bins))
 
     def cells(column: str) -> np.ndarray:
@@ -140,42 +139,26 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
 
     xl = [f"{lo}-{hi}" for lo, hi in bins]
     yl = [format_value(v) for v in values]
-    b.figure(
-        "swap_per_round",
-        plots.heatmap(
-            grid,
-            xl,
-            yl,
-            xlabel="stock cards left (the round ends at 0)",
-            ylabel="points of the card in hand",
-            title="Unknown slot minus known-highest slot: points per round",
-            colorbar="points per round (< 0: unknown slot better)",
-            marks=marks,
-            digits=3,
-            lower_is_better=True,
-            lo=cells("unknown_minus_known_lo"),
-            hi=cells("unknown_minus_known_hi"),
-        ),
-        caption=SWAP_CAPTION.format(unit="round"),
-    )
-    b.figure(
-        "swap_per_decision",
-        plots.heatmap(
-            t["per_decision"].to_numpy().reshape(len(values), len(bins)),
-            xl,
-            yl,
-            xlabel="stock cards left (the round ends at 0)",
-            ylabel="points of the card in hand",
-            title="Unknown slot minus known-highest slot: points per decision",
-            colorbar="points per decision (< 0: unknown slot better)",
-            marks=marks,
-            digits=2,
-            lower_is_better=True,
-            lo=cells("per_decision_lo"),
-            hi=cells("per_decision_hi"),
-        ),
-        caption=SWAP_CAPTION.format(unit="decision"),
-    )
+    # The same map twice: the value of the unknown slot per round and per decision.
+    for unit, column, digits in (("round", "unknown_minus_known", 3), ("decision", "per_decision", 2)):
+        b.figure(
+            f"swap_per_{unit}",
+            plots.heatmap(
+                t[column].to_numpy().reshape(len(values), len(bins)),
+                xl,
+                yl,
+                xlabel="stock cards left (the round ends at 0)",
+                ylabel="points of the card in hand",
+                title=f"Unknown slot minus known-highest slot: points per {unit}",
+                colorbar=f"points per {unit} (< 0: unknown slot better)",
+                marks=marks,
+                digits=digits,
+                lower_is_better=True,
+                lo=cells(f"{column}_lo"),
+                hi=cells(f"{column}_hi"),
+            ),
+            caption=SWAP_CAPTION.format(unit=unit),
+        )
     text = [
         "In each cell two players differ only in where a card of that value goes while that many "
         "stock cards are left (both a known slot worth more and an unknown slot being open); "

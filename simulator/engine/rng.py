@@ -210,17 +210,34 @@ def lognormal_at_nb(key, median, sigma):
     return median * math.exp(sigma * z)
 
 
+@njit(cache=True, inline="always")
+def shuffle_first_nb(state, a, n):
+    """Shuffle ``a[:n]`` in place: Fisher-Yates from the end, the draws and swaps of
+    :meth:`Stream.shuffled`.
+
+    Parameters
+    ----------
+    state : np.ndarray
+        The stream's one-element uint64 state, advanced by ``n - 1`` draws.
+    a : np.ndarray
+        The array whose first ``n`` items are shuffled.
+    n : int
+        How many items, from the start, take part.
+    """
+    for i in range(n - 1, 0, -1):
+        j = below_nb(state, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
 @njit(cache=True)
 def shuffle_nb(state, deck):
     """Fill ``deck`` with ``0..len-1`` shuffled exactly as :meth:`Stream.shuffled`."""
     n = deck.shape[0]
     for i in range(n):
         deck[i] = i
-    for i in range(n - 1, 0, -1):
-        j = below_nb(state, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    shuffle_first_nb(state, deck, n)
 
 
 @njit(cache=True)

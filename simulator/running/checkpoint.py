@@ -138,21 +138,8 @@ class RunFolder:
 
     # --- opening -------------------------------------------------------------------
 
-    @classmethod
-    def check(
-        cls,
-        out: str | Path,
-        settings: dict[str, Any],
-        n: int,
-        *,
-        width: int,
-        records: bool,
-        resume: bool,
-    ) -> FolderState | None:
-        """Refuse, in one line, a folder that :meth:`open` would refuse; writes nothing.
-        For ``resume``, the run's state as read; None for a new run (also when it replaces
-        a failed one).  See :func:`simulator.running.claim.check_run_folder`."""
-        return check_run_folder(out, settings, n, width=width, records=records, resume=resume)
+    # Refuse, in one line, a folder that :meth:`open` would refuse (claim.py holds the rules).
+    check = staticmethod(check_run_folder)
 
     @classmethod
     def open(

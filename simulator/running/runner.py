@@ -114,35 +114,46 @@ class BlockRunner:
 
     def play(self, first: int, n: int, n_chunks: int | None = None) -> np.ndarray:
         """Aggregates of games ``[first, first + n)`` as one int64 row."""
-        if n_chunks is None:
-            n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
+        n_chunks = self._n_chunks(n, n_chunks)
         agg = np.zeros((n_chunks, self.width), dtype=np.int64)
-        err = np.zeros((n_chunks, ERROR_ROW_WIDTH), dtype=np.int64)
-        args = (
-            self.kernel.sids,
-            self.params,
-            self.rules_i,
-            self.rules_f,
-            np.int64(self.seed),
-            np.int64(UNIT_CODE[self.unit]),
-            np.int64(first),
-            np.int64(n),
-            agg,
-            err,
-        )
-        with self._first_call("play"):
-            self._compile_user(self.kernel.run_block, args)
-            with self._watched(first, n):
-                self.kernel.run_block(*args)
-        self._raise_if_illegal(err)
+        self._run_block("play", self.kernel.run_block, first, n, n_chunks, agg)
         return agg.sum(axis=0)
 
     def records(self, first: int, n: int, n_chunks: int | None = None) -> np.ndarray:
         """Per-game records of games ``[first, first + n)``, one int64 row each."""
-        if n_chunks is None:
-            n_chunks = max(1, min(n, 4 * numba.get_num_threads()))
+        n_chunks = self._n_chunks(n, n_chunks)
         cols = self.table.game.record_columns(self.unit, self.table.n_seats)
         rec = np.zeros((n, len(cols)), dtype=np.int64)
+        self._run_block("records", self.kernel.records_block, first, n, n_chunks, rec)
+        return rec
+
+    @staticmethod
+    def _n_chunks(n: int, n_chunks: int | None) -> int:
+        """The chunks a block of ``n`` games splits into: as asked, else enough to keep
+        every thread busy (four a thread) but never more than the games."""
+        if n_chunks is None:
+            return max(1, min(n, 4 * numba.get_num_threads()))
+        return n_chunks
+
+    def _run_block(
+        self, which: str, kernel: Callable, first: int, n: int, n_chunks: int, out: np.ndarray
+    ) -> None:
+        """Run ``kernel`` (the table's ``run_block`` or ``records_block``) on games
+        ``[first, first + n)``, filling ``out``; raise if a strategy played illegally.
+
+        Parameters
+        ----------
+        which : str
+            The call's name for the first-call compile message ("play" or "records").
+        kernel : Callable
+            The block kernel; it takes the table's arguments, then ``out`` and the error rows.
+        first, n : int
+            The first game and the number of games.
+        n_chunks : int
+            The number of error rows (one a chunk).
+        out : np.ndarray
+            The int64 array the kernel writes its results into.
+        """
         err = np.zeros((n_chunks, ERROR_ROW_WIDTH), dtype=np.int64)
         args = (
             self.kernel.sids,
@@ -153,15 +164,14 @@ class BlockRunner:
             np.int64(UNIT_CODE[self.unit]),
             np.int64(first),
             np.int64(n),
-            rec,
+            out,
             err,
         )
-        with self._first_call("records"):
-            self._compile_user(self.kernel.records_block, args)
+        with self._first_call(which):
+            self._compile_user(kernel, args)
             with self._watched(first, n):
-                self.kernel.records_block(*args)
+                kernel(*args)
         self._raise_if_illegal(err)
-        return rec
 
     def _compile_user(self, kernel: Callable, args: tuple) -> None:
         """Compile a user kernel before its first call, so that its time limit counts

@@ -42,6 +42,7 @@ from numba import njit
 
 from simulator.engine.rng import below_nb, uniform_nb
 from simulator.games.spokelse import observation as ob
+from simulator.games.spokelse.search_worlds import slot_summaries_nb
 from simulator.games.spokelse.strategies import decide_builtin_nb
 
 # Particle columns.
@@ -63,23 +64,6 @@ def view_of_log_nb(me, log, n_turns, hist):
         hist[t, H_SEAT], hist[t, H_SOURCE], hist[t, H_PLACE], hist[t, H_OUT] = p, a, b, out
         hidden = p != me and a == 0 and b < 4
         hist[t, H_TAKEN] = -1 if hidden else c
-
-
-@njit(cache=True)
-def _summaries_nb(o, card_value):
-    h, h_slot, u = -1, -1, -1
-    for i in range(4):
-        c = o[ob.SLOT + i]
-        if c < 0:
-            o[ob.SLOT_VALUE + i] = -1
-            if u < 0:
-                u = i
-        else:
-            v = card_value[c]
-            o[ob.SLOT_VALUE + i] = v
-            if v > h:
-                h, h_slot = v, i
-    o[ob.HIGH], o[ob.HIGH_SLOT], o[ob.UNKNOWN_SLOT] = h, h_slot, u
 
 
 @njit(cache=True)
@@ -167,7 +151,7 @@ def _init_opp_obs_nb(o, op, card_value, c0, c1, first):
             o[ob.UNSEEN + c % 13] -= 1
             seen |= _bit(c)
     o[ob.SLOT + 0], o[ob.SLOT + 1] = c0, c1
-    _summaries_nb(o, card_value)
+    slot_summaries_nb(o, card_value)
     return seen
 
 
@@ -269,7 +253,7 @@ def particle_nb(deal, hist, n_turns, sid, params, eps, infer, card_value, atom_c
                 logw += _lik(decide_builtin_nb(sid, o, params, mrng) == b, eps)
             if b < 4:
                 o[ob.SLOT + b] = card
-                _summaries_nb(o, card_value)
+                slot_summaries_nb(o, card_value)
         elif b < 4:
             o[ob.OPP_SLOT + b] = c if a == 1 else -1
         pile[n_pile] = out

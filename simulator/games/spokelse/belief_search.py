@@ -38,6 +38,7 @@ from simulator.games.spokelse.search import (
     base_params_nb,
     choose_nb,
     play_out_nb,
+    score_actions_nb,
     score_of_nb,
 )
 from simulator.games.spokelse.search_worlds import (
@@ -119,13 +120,7 @@ def _play_all_nb(worlds_at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_st
         world_of_particle_nb(
             parts[j], oobs[j], oseen[j], obs, seen_me, pile, n_pile, n_stock, hidden, rng, world
         )
-        for a in range(N_ACTIONS):
-            if legal[a] == 0:
-                continue
-            copy_world_nb(world, scratch)
-            play_out_nb(scratch, me, a, card_value, base, rng)
-            own[a, s] = score_of_nb(scratch, me, card_value)
-            opp[a, s] = score_of_nb(scratch, 1 - me, card_value)
+        score_actions_nb(world, scratch, me, legal, card_value, base, rng, own, opp, s)
 
 
 @njit(cache=True)

@@ -64,14 +64,41 @@ from simulator.games.spokelse.search_worlds import (
     P_SAMPLES,
     P_Z,
     STOCK,
-    _summaries_nb,
     copy_world_nb,
     legal_nb,
     new_world_nb,
     sample_world_nb,
+    slot_summaries_nb,
     split_cards_nb,
 )
 from simulator.games.spokelse.variants import TURN_CAP
+
+
+@njit(cache=True)
+def _show_discard_top_nb(wobs, p, pile, n_pile, card_value):
+    """Set ``p``'s view of the discard top (card and value) from the pile's ``n_pile``
+    cards, -1 for both when the pile is empty.
+
+    Parameters
+    ----------
+    wobs : np.ndarray
+        The world's observations (one row a seat), written in place.
+    p : int
+        The seat whose view is set.
+    pile : np.ndarray
+        The discard pile, bottom first.
+    n_pile : int
+        The number of cards on the pile.
+    card_value : np.ndarray
+        Each card's value (half points).
+    """
+    if n_pile > 0:
+        d = pile[n_pile - 1]
+        wobs[p, DISCARD_TOP] = d
+        wobs[p, DISCARD_VALUE] = card_value[d]
+    else:
+        wobs[p, DISCARD_TOP] = -1
+        wobs[p, DISCARD_VALUE] = -1
 
 
 @njit(cache=True)
@@ -82,13 +109,7 @@ def _source_obs_nb(world, p, turns, card_value):
     wobs[p, HAND] = -1
     wobs[p, HAND_VALUE] = -1
     wobs[p, FROM_DISCARD] = 0
-    if counts[1] > 0:
-        d = pile[counts[1] - 1]
-        wobs[p, DISCARD_TOP] = d
-        wobs[p, DISCARD_VALUE] = card_value[d]
-    else:
-        wobs[p, DISCARD_TOP] = -1
-        wobs[p, DISCARD_VALUE] = -1
+    _show_discard_top_nb(wobs, p, pile, counts[1], card_value)
     wobs[p, STOCK_LEFT] = counts[0] - counts[2]
     wobs[p, TURN] = turns
 
@@ -111,13 +132,7 @@ def _take_nb(world, p, a, card_value):
         counts[1] -= 1
         c = pile[counts[1]]
         fd = 1
-        if counts[1] > 0:
-            d = pile[counts[1] - 1]
-            wobs[p, DISCARD_TOP] = d
-            wobs[p, DISCARD_VALUE] = card_value[d]
-        else:
-            wobs[p, DISCARD_TOP] = -1
-            wobs[p, DISCARD_VALUE] = -1
+        _show_discard_top_nb(wobs, p, pile, counts[1], card_value)
     wobs[p, PHASE] = PLACE
     wobs[p, HAND] = c
     wobs[p, HAND_VALUE] = card_value[c]
@@ -134,7 +149,7 @@ def _place_nb(world, p, c, fd, b, card_value):
         out = slot[p, b]
         slot[p, b] = c
         wobs[p, SLOT + b] = c
-        _summaries_nb(wobs[p], card_value)
+        slot_summaries_nb(wobs[p], card_value)
         wobs[1 - p, OPP_SLOT + b] = c if fd == 1 else -1
     else:
         out = c
@@ -193,6 +208,39 @@ def base_params_nb(params):
 
 
 @njit(cache=True)
+def score_actions_nb(world, scratch, me, legal, card_value, base, rng, own, opp, s):
+    """Play every legal action of ``me`` out from ``world`` (each on a fresh copy in
+    ``scratch``) and record both final scores in column ``s``.
+
+    Parameters
+    ----------
+    world, scratch : tuple
+        The world to play from (left as it is) and the one each playout runs in.
+    me : int
+        The seat choosing.
+    legal : np.ndarray
+        1 for each legal action (:func:`legal_nb`).
+    card_value : np.ndarray
+        Each card's value (half points).
+    base : np.ndarray
+        The playout strategy's parameters (:func:`base_params_nb`).
+    rng : np.ndarray
+        The random stream the playouts draw from, in action order.
+    own, opp : np.ndarray
+        ``[action, world]``: ``me``'s and the opponent's final scores (half points).
+    s : int
+        The column (world) written.
+    """
+    for a in range(N_ACTIONS):
+        if legal[a] == 0:
+            continue
+        copy_world_nb(world, scratch)
+        play_out_nb(scratch, me, a, card_value, base, rng)
+        own[a, s] = score_of_nb(scratch, me, card_value)
+        opp[a, s] = score_of_nb(scratch, 1 - me, card_value)
+
+
+@njit(cache=True)
 def evaluate_nb(obs, params, rng, own, opp, legal):
     """Play every legal action out on ``own.shape[1]`` sampled worlds.
 
@@ -218,13 +266,7 @@ def evaluate_nb(obs, params, rng, own, opp, legal):
     scratch = new_world_nb()
     for s in range(n):
         sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, world, knows)
-        for a in range(N_ACTIONS):
-            if legal[a] == 0:
-                continue
-            copy_world_nb(world, scratch)
-            play_out_nb(scratch, me, a, card_value, base, rng)
-            own[a, s] = score_of_nb(scratch, me, card_value)
-            opp[a, s] = score_of_nb(scratch, 1 - me, card_value)
+        score_actions_nb(world, scratch, me, legal, card_value, base, rng, own, opp, s)
     return n
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.rng import below_nb
+from simulator.engine.rng import shuffle_first_nb
 from simulator.games.spokelse import observation as ob
 
 STOCK, DISCARD_PILE, THROW = 0, 1, 4
@@ -37,8 +37,16 @@ def legal_nb(obs, legal):
 
 
 @njit(cache=True)
-def _summaries_nb(row, card_value):
-    """HIGH, HIGH_SLOT and UNKNOWN_SLOT of an observation row from its SLOT fields."""
+def slot_summaries_nb(row, card_value):
+    """Fill an observation row's SLOT_VALUE, HIGH, HIGH_SLOT and UNKNOWN_SLOT from its SLOT fields.
+
+    Parameters
+    ----------
+    row : np.ndarray
+        One seat's observation, written in place.
+    card_value : np.ndarray
+        Each card's value (half points).
+    """
     h, h_slot, u = -1, -1, -1
     for i in range(4):
         c = row[ob.SLOT + i]
@@ -55,13 +63,25 @@ def _summaries_nb(row, card_value):
 
 
 @njit(cache=True)
-def _shuffle_nb(rng, a, n):
-    """Fisher-Yates from the end over ``a[:n]`` (the order of ``shuffle_nb``)."""
-    for i in range(n - 1, 0, -1):
-        j = below_nb(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+def _shown_slot_bits_nb(obs):
+    """The cards the observation shows in either player's slots, one bit a card.
+
+    Parameters
+    ----------
+    obs : np.ndarray
+        One seat's observation.
+
+    Returns
+    -------
+    np.uint64
+        Bit ``c`` set for each card ``c`` seen in the player's or the opponent's slots.
+    """
+    bits = np.uint64(0)
+    for i in range(4):
+        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
+            if c >= 0:
+                bits |= np.uint64(1) << np.uint64(c)
+    return bits
 
 
 @njit(cache=True)
@@ -74,10 +94,7 @@ def split_cards_nb(obs, pool, under):
     for c in (obs[ob.HAND], obs[ob.DISCARD_TOP]):
         if c >= 0:
             shown |= np.uint64(1) << np.uint64(c)
-    for i in range(4):
-        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
-            if c >= 0:
-                shown |= np.uint64(1) << np.uint64(c)
+    shown |= _shown_slot_bits_nb(obs)
     n_pool, n_under = 0, 0
     for r in range(13):
         want = obs[ob.UNSEEN + r]
@@ -127,8 +144,8 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
     slot, ghost, stock, pile, counts = world[2], world[3], world[4], world[5], world[6]
     me = obs[ob.SEAT]
     op = 1 - me
-    _shuffle_nb(rng, pool, n_pool)
-    _shuffle_nb(rng, under, n_under)
+    shuffle_first_nb(rng, pool, n_pool)
+    shuffle_first_nb(rng, under, n_under)
     k = 0
     for i in range(4):
         if obs[ob.SLOT + i] >= 0:
@@ -167,7 +184,7 @@ def sample_world_nb(obs, rng, card_value, low, pool, under, n_pool, n_under, wor
         pile[n_pile] = pool[i]
         n_pile += 1
     if n_pile > n_under:
-        _shuffle_nb(rng, pile, n_pile)
+        shuffle_first_nb(rng, pile, n_pile)
     if obs[ob.DISCARD_TOP] >= 0:
         pile[n_pile] = obs[ob.DISCARD_TOP]
         n_pile += 1
@@ -201,10 +218,7 @@ def _views_nb(obs, card_value, knows, world):
     for c in (obs[ob.HAND],):
         if c >= 0:
             mine |= np.uint64(1) << np.uint64(c)
-    for i in range(4):
-        for c in (obs[ob.SLOT + i], obs[ob.OPP_SLOT + i]):
-            if c >= 0:
-                mine |= np.uint64(1) << np.uint64(c)
+    mine |= _shown_slot_bits_nb(obs)
     for f in range(ob.OBS_SIZE):
         wobs[me, f] = obs[f]
         wobs[op, f] = -1
@@ -215,7 +229,7 @@ def _views_nb(obs, card_value, knows, world):
         if knows[i] != 0:
             wobs[op, ob.SLOT + i] = slot[op, i]
             theirs |= np.uint64(1) << np.uint64(slot[op, i])
-    _summaries_nb(wobs[op], card_value)
+    slot_summaries_nb(wobs[op], card_value)
     wobs[op, ob.SEAT] = op
     wobs[op, ob.TURN] = obs[ob.TURN]
     wobs[op, ob.MY_TOTAL], wobs[op, ob.OPP_TOTAL] = obs[ob.OPP_TOTAL], obs[ob.MY_TOTAL]
