@@ -56,7 +56,7 @@ from simulator.games.spokelse.rules import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
     """Play one match.  ``ws[8]`` receives [total0, total1, rounds, capped rounds,
     first dealer, loser (-1 = draw)]."""
@@ -87,7 +87,7 @@ def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
         out[5] = 0 if totals[0] > totals[1] else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
     """Rounds ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
     totals, no_log = ws[7], ws[9]
@@ -121,7 +121,7 @@ def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
         agg[R_HIST + HIST_BINS + s1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def matches_chunk_nb(sids, params, card_value, target_half, seed, g0, g1, agg, err, ws):
     """Matches ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
     out = ws[8]
@@ -147,7 +147,7 @@ def matches_chunk_nb(sids, params, card_value, target_half, seed, g0, g1, agg, e
         agg[M_RHIST + min(rounds, RHIST_BINS - 1)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg, err):
     owned = workspace_nb()
     ws = unowned_nb(owned)
@@ -163,7 +163,7 @@ def chunk_nb(sids, params, rules_i, seed, unit, g0, g1, agg, err):
     keep_alive(owned)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
     owned = workspace_nb()
@@ -196,8 +196,11 @@ def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
-# Its chunks run on threads (simulator/engine/chunks.py), taken from a shared queue: a chunk goes to
-# whichever thread is free, and there is no parallel layer to compile.
+# Everything above is inlined into it but play_round_nb (compiled once, with the strategies),
+# as in the Gris kernels: numba links a callee's code into each caller and compiles the whole
+# again at every level, so each level costs about as much as the round with its strategies
+# (8 s for a copy with search).  Its chunks run on threads (simulator/engine/chunks.py), taken
+# from a shared queue: a chunk goes to whichever thread is free; there is no parallel layer.
 
 
 @chunk_njit(cache=True)
