@@ -298,6 +298,15 @@ def builtin_decides(game: str) -> list:
     return [f.decide for f in fams]
 
 
+def shipped_decides(game: str) -> list:
+    """The decide functions of every strategy shipped for ``game``: the built-in ones by
+    ``builtin_id``, then those compiled on demand (``search``) by name.  A kernel copy
+    over this list serves every line-up of shipped strategies."""
+    fams = families(game).values()
+    on_demand = sorted((f for f in fams if f.on_demand), key=lambda f: f.name)
+    return builtin_decides(game) + [f.decide for f in on_demand]
+
+
 def families(game: str) -> dict[str, Family]:
     shipped(game)
     return dict(_REGISTRY.get(game, {}))

@@ -32,12 +32,13 @@ import re
 import sys
 import time
 import types as pytypes
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import filelock
 import numba
 import numpy as np
 
@@ -84,8 +85,31 @@ def specialised_kernel(
             ni.guard_cache(copy, GuardedFunctionCache)
         with suppress(OSError):
             _keep_recent({Path(ni.cache_path(c)) for c in module.COPIES}, variant, KEEP)
+        module.COMPILE_LOCK = str(Path(ni.cache_path(module.COPIES[0])) / f"compiling-{variant}.lock")
     _CACHE[key] = module
     return module
+
+
+@contextmanager
+def compiling_alone(lock_path: str | None) -> Iterator[None]:
+    """Around the first call of a kernel copy: hold its variant's lock, so that a second
+    process needing the same copy (another run, a test worker, a Dask worker on this
+    machine) waits and then loads it from numba's cache instead of compiling it too.
+    ``None`` (a copy for this process only), or a cache folder that cannot be written:
+    no lock."""
+    if lock_path is None:
+        yield
+        return
+    lock = filelock.FileLock(lock_path)
+    try:
+        lock.acquire()
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def cacheable(decides: Sequence[Any]) -> bool:

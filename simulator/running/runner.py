@@ -32,9 +32,9 @@ from simulator.kernels.containment import (
 )
 from simulator.kernels.messages import announced, kernel_message
 from simulator.kernels.raised import describe_raised, trapping_players
-from simulator.kernels.specialise import specialised_kernel
+from simulator.kernels.specialise import compiling_alone, specialised_kernel
 from strategies.checks import check_compiles
-from strategies.registry import Player
+from strategies.registry import Player, shipped_decides
 
 DEFAULT_BLOCK = 1 << 16
 UNIT_CODE = {"round": 0, "match": 1}
@@ -50,6 +50,7 @@ class Kernel:
     records_block: Callable
     message: str = ""  # said before it compiles (simulator/kernels/messages.py) ...
     compile_key: tuple = ()  # ... once per process for this key
+    compile_lock: str | None = None  # held while compiling a copy (simulator/kernels/specialise.py)
 
 
 def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
@@ -61,6 +62,15 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
         key = (message, id(game.kernel.run_block_nb))
         return Kernel(game.kernel.run_block_nb, sids, False, game.kernel.records_block_nb, message, key)
     message = kernel_message(game, players, builtin=False)
+    if not any(f.user for f in fams):
+        # Shipped strategies only, some compiled on demand (``search``): one copy of the
+        # kernel over all of them serves every such line-up, so it compiles once.
+        decides = shipped_decides(game.name)
+        sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
+        module = specialised_kernel(game.kernel, decides)
+        key = (message, id(module))
+        lock = getattr(module, "COMPILE_LOCK", None)
+        return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key, lock)
     key = (message, *(id(f.decide) for f in fams))
     decides, run_as, contained = [], [], []
     for f in fams:
@@ -73,7 +83,8 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
             contained.append(user)
     sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
     module = specialised_kernel(game.kernel, run_as, tuple(contained))
-    return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key)
+    lock = getattr(module, "COMPILE_LOCK", None)
+    return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key, lock)
 
 
 def params_matrix(players: Sequence[Player]) -> np.ndarray:
@@ -177,7 +188,8 @@ class BlockRunner:
         """Compile a user kernel before its first call, so that its time limit counts
         playing only (shipped kernels load from the cache as they are called)."""
         if self.kernel.user and not getattr(kernel, "signatures", True):
-            kernel.compile(tuple(numba.typeof(a) for a in args))
+            with compiling_alone(self.kernel.compile_lock):
+                kernel.compile(tuple(numba.typeof(a) for a in args))
 
     def _watched(self, first: int, n: int):
         """Around a kernel call with user strategies: the watchdog of simulator/kernels/containment.py

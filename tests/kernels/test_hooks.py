@@ -14,7 +14,7 @@ from numba import njit
 from simulator.engine.chunks import ChunkedBlock
 from simulator.games import get_game
 from simulator.kernels import hooks, specialise
-from strategies.registry import builtin_decides, families
+from strategies.registry import builtin_decides, families, shipped_decides
 
 GAMES = ("spokelse", "gris", "gris-nese")
 
@@ -120,6 +120,23 @@ def test_the_shipped_dispatcher_calls_the_registrys_strategies_by_their_ids(name
     assert [scope[f"f{i}"] for i in range(len(by_id))] == [f.decide for f in by_id]
     assert f"f{len(by_id)}" not in scope
     assert builtin_decides(game) == [f.decide for f in by_id]
+
+
+@pytest.mark.parametrize("game", ["spokelse", "gris", "gris-nese"])
+def test_the_copy_for_shipped_line_ups_holds_every_shipped_strategy_and_no_users(game, monkeypatch):
+    from strategies import registry, strategy
+
+    monkeypatch.setitem(registry._REGISTRY, game, dict(families(game)))  # the user's entry goes away after
+
+    @strategy(game, name="a_users_own")
+    def a_users_own(obs, params, rng):
+        return 0
+
+    decides = shipped_decides(game)
+    on_demand = sorted((f for f in families(game).values() if f.on_demand), key=lambda f: f.name)
+    assert on_demand, "every game ships a strategy compiled on demand"
+    assert decides == builtin_decides(game) + [f.decide for f in on_demand]
+    assert a_users_own not in decides
 
 
 def test_builtin_ids_with_a_gap_are_refused(monkeypatch):

@@ -33,6 +33,7 @@ from simulator.games.spokelse.variants import TURN_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
 from simulator.running.setup import Execution, Setup
 from strategies import parse_spec
+from strategies.registry import shipped_decides
 
 RULES = Rules()
 EXPECT = parse_spec("expect", "spokelse")
@@ -227,9 +228,9 @@ def test_the_same_stream_gives_the_same_decision_and_draws_only_from_it() -> Non
 
 def kernel_round(players, seed, game, deal, dealer, totals, target_half):
     # search is compiled on demand: the kernel that plays it is the shipped kernel's copy
-    # with a dispatcher over exactly these strategies (what simulate runs)
-    decides = list(dict.fromkeys(p.family.decide for p in players))
-    module = specialised_kernel(kernel, decides, (False,) * len(decides))
+    # with a dispatcher over every shipped strategy (what simulate runs)
+    decides = shipped_decides("spokelse")
+    module = specialised_kernel(kernel, decides)
     log = np.full((TURN_CAP, LOG_FIELDS), -7, np.int64)
     s0, s1, turns, capped, err = module.trace_round_nb(
         np.array([decides.index(p.family.decide) for p in players], np.int64),
@@ -298,5 +299,12 @@ def test_search_is_compiled_on_demand_not_into_every_kernel() -> None:
     assert fam.builtin_id is None and fam.on_demand and not fam.user
     obs = next(iter(observations()))
     assert decide_builtin_nb(4, obs, SMALL.params, np.array([31], np.uint64)) == -1
-    kernel = resolve_kernel(get_game("spokelse"), [SMALL, parse_spec("expect", "spokelse")])
+    game = get_game("spokelse")
+    kernel = resolve_kernel(game, [SMALL, parse_spec("expect", "spokelse")])
     assert kernel.user and kernel.message.startswith("compiling the shipped strategy search")
+    # one copy over every shipped strategy serves every line-up with search: it compiles once
+    players = [parse_spec("threshold:k=4", "spokelse"), SMALL]
+    other = resolve_kernel(game, players)
+    assert other.run_block is kernel.run_block and other.records_block is kernel.records_block
+    decides = shipped_decides("spokelse")
+    assert [decides[s] for s in other.sids] == [p.family.decide for p in players]
