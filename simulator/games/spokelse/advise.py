@@ -34,7 +34,7 @@ from simulator.games.spokelse.advise_text import (
 )
 from simulator.games.spokelse.history import History, check_given, parse_history
 from simulator.games.spokelse.ladder import TUNED_EXPECT
-from simulator.games.spokelse.observation import PLACE, SOURCE, TURN
+from simulator.games.spokelse.observation import PLACE, SEAT, SOURCE, TURN
 from simulator.games.spokelse.position import (  # re-exported: the table and the CLI read them here
     Position,
     parse_card_text,
@@ -224,7 +224,7 @@ def advise(
     w = ess = None
     if belief == "model":
         assert history is not None and model is not None
-        obs[TURN] = len(history.turns)
+        obs[TURN], obs[SEAT] = len(history.turns), history.me  # what the kernel would show
         parts, logw, hidden = new_particles(samples)
         n_stock = on_belief(pos, history, obs, params, model, rng, own, opp, legal, parts, logw, hidden)
         w, ess = weights(logw)

@@ -35,7 +35,9 @@ def advice_lines(advice: Advice) -> list[str]:
     worlds = "worlds resampled from the belief" if on_model else "sampled deals of the unseen cards"
     played = f"{advice.strategy}; expect as {advice.playouts}" if on_model else advice.strategy
     lines = [
-        f"Assumes the opponent plays {advice.opponent}.",
+        f"Opponent assumed: {advice.opponent} (the belief's model of its play)."
+        if on_model
+        else f"Assumes the opponent plays {advice.opponent}.",
         said,
         f"Deciding {what}; row {row}, stock {pos.stock}.",
         f"Expected final round score in points (lower is better), over {advice.samples} {worlds} "
