@@ -167,6 +167,7 @@ def test_a_history_the_position_contradicts_is_one_line_and_exit_2(trace, tmp_pa
             "not in the notation",
         ),
         ("Deal: seat 1 deals, seat 0 plays first.", "needs the deal"),
+        ("/no/such/round.txt", "neither a file nor moves"),
     ],
 )
 def test_a_history_that_is_not_a_round_is_one_line_and_exit_2(history: str, message: str) -> None:
