@@ -4,7 +4,8 @@
 the card in hand or the discard top, the stock size, the cards it remembers seeing, the
 opponent's public slots) into the observation ``search`` decides on, refusing a
 position that cannot happen; :func:`advise` plays every legal action out on sampled
-worlds with the same compiled code as ``search`` and ranks them.
+worlds with the same compiled code as ``search`` and ranks them.  Given the round so far
+(``history``, history.py), the worlds are drawn from the belief instead (advise_belief.py).
 """
 
 from __future__ import annotations
