@@ -247,7 +247,7 @@ def test_the_issue_examples():
         simulator.simulate("spokelse", "passive", rounds=4, seed=1, rules=7)
     with pytest.raises(InputError, match=r"^reactions takes profiles"):
         simulator.compare("gris", ["greedy", "random"], rounds=4, reactions=(("a", "b"), None))
-    with pytest.raises(InputError, match=r"^row takes text or a list of whole numbers, not int 7$"):
+    with pytest.raises(InputError, match=r"^row takes text, a list of whole numbers or None, not int 7$"):
         _advise(row=7)
     with pytest.raises(InputError, match="seed"):
         _advise(seed=-1)

@@ -54,7 +54,8 @@ def advise(game: str, **position: Any) -> Any:
     """Rank the legal actions of one position of ``game`` (keywords as the game's
     ``advise_position``; Spøkelse: ``row``, ``stock``, ``hand``, ``discard``,
     ``from_discard``, ``seen``, ``opp``, ``totals``, ``samples``, ``seed``, ``strategy``,
-    ``rules``).
+    ``rules``, ``opponent``, ``history`` and ``turn`` (the moves so far in trace notation,
+    or a trace file), ``belief`` (``"model"`` or ``"uniform"``)).
 
     Returns
     -------

@@ -30,9 +30,10 @@ def _totals(text: str | None) -> tuple[float, float] | None:
 def advise_cmd(
     game: GameArg,
     row: Annotated[
-        str, typer.Option("--row", metavar="CARDS", help='Own row, 4 slots, ? for unknown: "♠8 ♦K ? ?".')
-    ],
-    stock: Annotated[int, typer.Option("--stock", metavar="N", help="Cards in the stock now.")],
+        str | None,
+        typer.Option("--row", metavar="CARDS", help='Own row, 4 slots, ? for unknown: "♠8 ♦K ? ?".'),
+    ] = None,
+    stock: Annotated[int | None, typer.Option("--stock", metavar="N", help="Cards in the stock now.")] = None,
     hand: Annotated[
         str | None, typer.Option("--hand", metavar="CARD", help="The card to place (PLACE decision).")
     ] = None,
@@ -69,7 +70,36 @@ def advise_cmd(
     ] = "search",
     opponent: Annotated[
         str | None,
-        typer.Option("--opponent", metavar="SPEC", help="The expect spec the playouts assume (both seats)."),
+        typer.Option(
+            "--opponent",
+            metavar="SPEC",
+            help="The opponent model: the belief's (a shipped strategy; default tuned expect) and, if an "
+            "expect spec, the playouts' in both seats (with --belief uniform: the playouts' only).",
+        ),
+    ] = None,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            metavar="TEXT|FILE",
+            help="The round so far in the notation of `kortsim trace` (or a file it wrote), from the "
+            "deal; the position follows from it, and what else is given must agree.",
+        ),
+    ] = None,
+    turn: Annotated[
+        int | None,
+        typer.Option(
+            "--turn", metavar="N", help="With --history: advise turn N (counted from 1, as a trace does)."
+        ),
+    ] = None,
+    belief: Annotated[
+        str | None,
+        typer.Option(
+            "--belief",
+            metavar="model|uniform",
+            help="Draw the unseen cards from the belief given --history (model; the default with a "
+            "history) or deal them uniformly (uniform; the default without one).",
+        ),
     ] = None,
     rule: Rules = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
@@ -82,7 +112,8 @@ def advise_cmd(
     advice = advise(
         g.name, row=row, stock=stock, hand=hand, discard=discard, from_discard=from_discard, seen=seen,
         opp=opp, totals=_totals(totals), samples=samples, seed=seed, strategy=strategy,
-        rules=g.parse_rules(parse_rule_options(rule)), opponent=opponent,
+        rules=g.parse_rules(parse_rule_options(rule)), opponent=opponent, history=history, turn=turn,
+        belief=belief,
     )  # fmt: skip
     if as_json:
         out.print_json(dumps_json(advice.as_dict()))

@@ -4,7 +4,8 @@
 the card in hand or the discard top, the stock size, the cards it remembers seeing, the
 opponent's public slots) into the observation ``search`` decides on, refusing a
 position that cannot happen; :func:`advise` plays every legal action out on sampled
-worlds with the same compiled code as ``search`` and ranks them.
+worlds with the same compiled code as ``search`` and ranks them.  Given the round so far
+(``history``, history.py), the worlds are drawn from the belief instead (advise_belief.py).
 """
 
 from __future__ import annotations
@@ -20,11 +21,21 @@ from simulator.engine.cards import name
 from simulator.engine.rng import DECIDE, Stream
 from simulator.errors import InputError
 from simulator.games.spokelse import search, search_worlds
-from simulator.games.spokelse.advise_symmetry import equivalent_slots, slots_words
-from simulator.games.spokelse.observation import (
-    PLACE,
-    SOURCE,
+from simulator.games.spokelse.advise_belief import (
+    belief_exact,
+    new_particles,
+    on_belief,
+    weighted_mean_ci,
+    weights,
 )
+from simulator.games.spokelse.advise_exact import exact_scores
+from simulator.games.spokelse.advise_symmetry import equivalent_slots, slots_words
+from simulator.games.spokelse.advise_text import (
+    advice_lines as advice_lines,  # analysis/advise.py reads it here
+)
+from simulator.games.spokelse.history import History, check_given, parse_history
+from simulator.games.spokelse.ladder import TUNED_EXPECT
+from simulator.games.spokelse.observation import PLACE, SEAT, SOURCE, TURN
 from simulator.games.spokelse.position import (  # re-exported: the table and the CLI read them here
     Position,
     parse_card_text,
@@ -76,8 +87,12 @@ class Advice:
     options: tuple[Option, ...]
     search_choice: int
     strategy: str
-    opponent: str = ""  # the expect spec the playouts assume for the opponent (and for the player)
+    opponent: str = ""  # the opponent assumed: the belief's model, or (uniform) the playouts' expect
     exact: bool = False  # own scores enumerated exactly (the stock holds 0 or 1 card)
+    belief: str = "uniform"  # "model": worlds drawn from the belief given the history
+    history: History | None = None
+    playouts: str = ""  # the expect spec the playouts play in both seats
+    ess: float | None = None  # the belief's effective sample size (particles)
 
     def as_dict(self) -> dict:
         pos = self.position
@@ -101,7 +116,10 @@ class Advice:
             "strategy": self.strategy,
             "search_choice": self.search_choice,
             "opponent": self.opponent,
-            "history": None,
+            "history": None if self.history is None else self.history.as_dict(),
+            "belief": self.belief,
+            "playouts": self.playouts,
+            "effective_samples": self.ess,
             "exact": self.exact,
             "units": "points, lower is better",
             "options": [o.as_dict() for o in self.options],
@@ -129,19 +147,8 @@ def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
     return m, (m - half, m + half)
 
 
-def advise(
-    pos: Position,
-    *,
-    samples: int = 2000,
-    seed: int = 0,
-    strategy: str = "search",
-    opponent: str | None = None,
-) -> Advice:
-    """Rank the legal actions of ``pos`` by the playouts of ``strategy`` (a ``search``
-    spec; its ``samples`` is replaced by ``samples``).  Worlds come from the stream
-    ``(seed, 0, DECIDE, 0, 0)`` (docs/random-streams.md).  ``opponent``, an ``expect``
-    spec, replaces the playouts' expect parameters.  Unknown slots are interchangeable:
-    only the lowest-numbered is played out, and reported with the others."""
+def _params(strategy: str, samples: int) -> tuple[np.ndarray, str]:
+    """The ``search`` spec's parameter row with ``samples`` (one line for a spec that is not search)."""
     if not 1 <= samples <= 1_000_000:
         raise InputError(f"--samples must be 1 to 1000000, not {samples}")
     player = parse_spec(strategy, "spokelse")
@@ -153,14 +160,58 @@ def advise(
         )
     params = player.params.copy()
     params[search_worlds.P_SAMPLES] = samples  # what choose_nb reads
-    if opponent is not None:
-        model = parse_spec(opponent, "spokelse")
-        if model.family.name != "expect" or model.human:
-            raise InputError(
-                f"--opponent: the playouts play plain expect, so the model is an expect spec without "
-                f"forget or slip, not {opponent!r}"
-            )
+    return params, player.spec
+
+
+def _model(opponent: str | None, belief: str, params: np.ndarray) -> str | None:
+    """The opponent model (the belief's, a shipped strategy; for the uniform deal an expect
+    spec the playouts take); an expect model becomes the playouts' expect (``params``)."""
+    if belief == "uniform" and opponent is None:
+        return None
+    model = parse_spec(opponent or TUNED_EXPECT, "spokelse")
+    if belief == "uniform" and (model.family.name != "expect" or model.human):
+        raise InputError(
+            f"--opponent: the playouts play plain expect, so the model is an expect spec without "
+            f"forget or slip, not {opponent!r}"
+        )
+    if model.family.builtin_id is None or model.human:
+        raise InputError(
+            f"--opponent: the belief's model is a shipped strategy without forget or slip (passive, "
+            f"random, threshold, expect), not {opponent!r}"
+        )
+    if model.family.name == "expect":
         params[search_worlds.P_BASE : search_worlds.P_BASE + 4] = model.params[:4]
+    return model.spec
+
+
+def advise(
+    pos: Position,
+    *,
+    samples: int = 2000,
+    seed: int = 0,
+    strategy: str = "search",
+    opponent: str | None = None,
+    history: History | None = None,
+    belief: str | None = None,
+) -> Advice:
+    """Rank the legal actions of ``pos`` by the playouts of ``strategy`` (a ``search``
+    spec; its ``samples`` is replaced by ``samples``).  Worlds come from the stream
+    ``(seed, 0, DECIDE, 0, 0)`` (docs/random-streams.md).  ``belief`` ``"model"`` (the
+    default with a ``history``, the round so far that led to ``pos``) draws them from the
+    belief given the history under ``opponent`` (a shipped strategy; tuned expect by
+    default), ``"uniform"`` (the default without one) deals them uniformly; an ``expect``
+    ``opponent`` is also the playouts' expect.  Unknown slots are interchangeable: only
+    the lowest-numbered is played out, and reported with the others."""
+    belief = belief or ("model" if history is not None else "uniform")
+    if belief not in ("model", "uniform"):
+        raise InputError(f"--belief is model or uniform, not {belief!r}")
+    if belief == "model" and history is None:
+        raise InputError(
+            "--belief model infers from the moves so far: give --history (without one the unseen "
+            "cards can only be dealt uniformly, --belief uniform)"
+        )
+    params, spec = _params(strategy, samples)
+    model = _model(opponent, belief, params)
     base = parse_spec("expect", "spokelse").family.player(
         **dict(
             zip(("k", "patience", "pile", "open"), params[search_worlds.P_BASE : search_worlds.P_BASE + 4])
@@ -171,8 +222,18 @@ def advise(
     opp = np.zeros_like(own)
     legal = np.zeros(search_worlds.N_ACTIONS, np.int64)
     rng = Stream(seed, 0, DECIDE, 0, 0).as_array()
-    if search.evaluate_nb(obs, params, rng, own, opp, legal) < 0:
-        raise InputError("the position cannot happen: the cards do not add up")
+    w = ess = None
+    if belief == "model":
+        assert history is not None and model is not None
+        obs[TURN], obs[SEAT] = len(history.turns), history.me  # what the kernel would show
+        parts, logw, hidden = new_particles(samples)
+        n_stock = on_belief(pos, history, obs, params, model, rng, own, opp, legal, parts, logw, hidden)
+        w, ess = weights(logw)
+        exact = belief_exact(pos, parts, logw, hidden, n_stock)
+    else:
+        if search.evaluate_nb(obs, params, rng, own, opp, legal) < 0:
+            raise InputError("the position cannot happen: the cards do not add up")
+        exact = exact_scores(pos)
     margin = bool(params[search_worlds.P_MARGIN])
     options = []
     same = equivalent_slots(pos)
@@ -184,14 +245,11 @@ def advise(
             every = "both" if len(same) == 2 else "all"
             words = f"put {name(pos.hand)} in {slots_words(same)} (equivalent: {every} unknown)"
         score, score_ci = _mean_ci(own[a] / 2)
+        if exact is not None:  # the stock holds 0 or 1 card: own score is an exact sum (advise_exact.py)
+            x = np.asarray(exact[int(a)]) / 2
+            score, score_ci = (float(x), (float(x),) * 2) if w is None else weighted_mean_ci(x, w)
         m, m_ci = _mean_ci((own[a] - opp[a]) / 2)
         options.append(Option(int(a), words, score, score_ci, float(opp[a].mean() / 2), m, m_ci))
-    from simulator.games.spokelse.advise_exact import exact_scores
-
-    exact = exact_scores(pos)
-    if exact is not None:  # the stock holds 0 or 1 card: own score is an exact sum (advise_exact.py)
-        options = [dataclasses.replace(o, score=exact[o.action] / 2, score_ci=(exact[o.action] / 2,) * 2)
-                   for o in options]  # fmt: skip
     options.sort(key=lambda o: (o.margin if margin else o.score, o.action))
     objective = (own - opp if margin else own) / 2
     top = options[0].action
@@ -200,20 +258,23 @@ def advise(
         if exact is not None and not margin and k:
             d = o.score - options[0].score
             d_ci = (d, d)
+            if w is not None:  # paired over the particles
+                d, d_ci = weighted_mean_ci((exact[o.action] - exact[top]) / 2, w)
         options[k] = dataclasses.replace(o, vs_best=d, vs_best_ci=d_ci)
     choice = int(search.choose_nb(obs, params, rng, own, opp, legal, samples))
     if same and choice in same:
         choice = same[0]
     return Advice(
         pos, "place" if pos.phase == PLACE else "source", samples, seed, "margin" if margin else "score",
-        tuple(options), choice, player.spec, base.spec, exact is not None,
+        tuple(options), choice, spec, model if belief == "model" else base.spec, exact is not None,
+        belief, history, base.spec, ess,
     )  # fmt: skip
 
 
 def advise_position(
     *,
-    row: str | Sequence[int],
-    stock: int,
+    row: str | Sequence[int] | None = None,
+    stock: int | None = None,
     hand: str | int | None = None,
     discard: str | int | None = None,
     from_discard: bool = False,
@@ -225,14 +286,21 @@ def advise_position(
     strategy: str = "search",
     rules: Rules | None = None,
     opponent: str | None = None,
+    history: str | None = None,
+    turn: int | None = None,
+    belief: str | None = None,
 ) -> Advice:
     """:func:`advise` on a position given as text (cards as ``♣Q`` or ``cQ``, ``?`` for an
-    unknown slot); see :class:`Position` for the fields.
+    unknown slot); see :class:`Position` for the fields.  ``history`` is the round so far
+    in the notation ``kortsim trace`` prints (or a trace file; ``turn`` the turn to advise
+    when it holds more): it gives the position, and the fields given as well must agree
+    with it (history.py).
 
     Raises
     ------
     InputError
-        For a position that cannot happen or text that is not a card (one line)."""
+        For a position that cannot happen, text that is not a card, or a history that is
+        not a round in trace notation or contradicts the position (one line)."""
 
     def one(card: str | int | None) -> int:
         if card is None or (isinstance(card, str) and not card.strip()):
@@ -248,68 +316,30 @@ def advise_position(
             raise InputError(f"{what} must be 4 slots, got {len(cards)}")
         return tuple(int(c) for c in cards)
 
-    if isinstance(stock, bool) or not isinstance(stock, int | np.integer):
+    if stock is not None and (isinstance(stock, bool) or not isinstance(stock, int | np.integer)):
         raise InputError(f"the stock size must be a whole number of cards, not {stock!r}")
-    pos = Position(
-        row=four(row, "the row"),
-        stock=int(stock),
-        hand=one(hand),
-        discard=one(discard),
-        from_discard=bool(from_discard),
-        seen=tuple(parse_cards(seen)),
-        opp=four(opp, "the opponent's row"),
-        totals=(float(totals[0]), float(totals[1])) if totals else (0.0, 0.0),
-        rules=rules or Rules(),
+    if turn is not None and history is None:
+        raise InputError("--turn picks a turn of --history: give the history too")
+    rules = rules or Rules()
+    tot = (float(totals[0]), float(totals[1])) if totals else (0.0, 0.0)
+    past = None
+    if history is not None:
+        past = parse_history(history, turn=turn, rules=rules)
+        pos = past.position(hand=one(hand), from_discard=bool(from_discard), totals=tot, rules=rules)
+        given = {"--row": four(row, "the row") if row is not None else None,
+                 "--opp": four(opp, "the opponent's row") if opp is not None else None,
+                 "--stock": None if stock is None else int(stock),
+                 "--discard": None if discard is None else one(discard),
+                 "--seen": None if seen is None else tuple(parse_cards(seen))}  # fmt: skip
+        check_given(pos, given)
+    else:
+        if row is None or stock is None:
+            raise InputError("give the position (--row and --stock) or the moves so far (--history)")
+        pos = Position(
+            row=four(row, "the row"), stock=int(stock), hand=one(hand), discard=one(discard),
+            from_discard=bool(from_discard), seen=tuple(parse_cards(seen)), opp=four(opp, "the opponent's row"),
+            totals=tot, rules=rules,
+        )  # fmt: skip
+    return advise(
+        pos, samples=samples, seed=seed, strategy=strategy, opponent=opponent, history=past, belief=belief
     )
-    return advise(pos, samples=samples, seed=seed, strategy=strategy, opponent=opponent)
-
-
-def advice_lines(advice: Advice) -> list[str]:
-    """The advice in plain words, best first."""
-    pos = advice.position
-    if advice.decision == "place":
-        how = "taken from the discard pile" if pos.from_discard else "drawn from the stock"
-        what = f"where to put {name(pos.hand)} ({how})"
-    else:
-        what = f"whether to take {name(pos.discard)} from the discard pile or draw"
-    row = " ".join("?" if c < 0 else name(c) for c in pos.row)
-    lines = [
-        f"Assumes the opponent plays {advice.opponent}.",
-        "No history given: none assumed (the unseen cards are dealt uniformly).",
-        f"Deciding {what}; row {row}, stock {pos.stock}.",
-        f"Expected final round score in points (lower is better), over {advice.samples} sampled deals "
-        f"of the unseen cards (seed {advice.seed}), each action then played out by expect in both seats "
-        f"({advice.strategy}); 95% intervals. Margin: own score minus the opponent's; 'worse': the "
-        f"{'margin' if advice.objective == 'margin' else 'score'} less the best action's on the same deals. "
-        "Slots are 0-3.",
-    ]
-    if advice.exact:
-        lines.append(
-            "The stock holds at most one card: own scores are exact (every card the unknown places "
-            "can hold counted; after a draw, the best placement); margins are still sampled."
-        )
-    width = max(len(o.words) for o in advice.options)
-    for k, o in enumerate(advice.options, 1):
-        lines.append(
-            f"  {k}. {o.words:<{width}}  score {o.score:6.2f} [{o.score_ci[0]:.2f}, {o.score_ci[1]:.2f}]"
-            f"  margin {o.margin:+6.2f} [{o.margin_ci[0]:+.2f}, {o.margin_ci[1]:+.2f}]"
-            + (f"  {o.vs_best:+.2f} [{o.vs_best_ci[0]:+.2f}, {o.vs_best_ci[1]:+.2f}] worse" if k > 1 else "")
-        )
-    best = advice.options[0]
-    by = "margin" if advice.objective == "margin" else "own score"
-    # "best" only when every other action is worse on the same deals (interval above 0)
-    close = [o.words for o in advice.options[1:] if o.vs_best_ci[0] <= 0]
-    if close:
-        lines.append(
-            f"Lowest by {by}: {best.words}; not clearly better than {'; '.join(close)} (their paired "
-            "intervals include 0: more --samples may separate them)."
-        )
-    else:
-        lines.append(f"Best by {by}: {best.words} (every other action is worse on the same deals).")
-    chosen = next(o for o in advice.options if o.action == advice.search_choice)
-    if chosen is not best:
-        lines.append(
-            f"search would play: {chosen.words} (expect's choice, as no other action beats it "
-            "by its z standard errors)"
-        )
-    return lines

@@ -34,14 +34,16 @@ def _placed(row_values: list[int | None], card: int, b: int, rest_mean: float) -
     return sum(v for v in row if v is not None) + (sum(v is None for v in row) + 1) * rest_mean
 
 
-def exact_scores(pos: Position) -> dict[int, float] | None:
+def exact_scores(pos: Position, pool: list[int] | None = None) -> dict[int, float] | None:
     """Each legal action's exact expected own final score (half points), or None when
-    the stock holds more than one card (then playouts are needed)."""
+    the stock holds more than one card (then playouts are needed).  ``pool``: the values
+    of the cards dealt uniformly to the unknown places (default: every card the player
+    cannot place, :func:`pool_values`; the belief passes a particle's)."""
     if pos.stock > 1:
         return None
     values = pos.rules.values_half()
     row = [None if c < 0 else int(values[c % 13]) for c in pos.row]
-    pool = pool_values(pos)
+    pool = pool_values(pos) if pool is None else pool
     n, total = len(pool), sum(pool)
     if pos.phase == PLACE:
         hand = int(values[pos.hand % 13])

@@ -124,6 +124,27 @@ def _play_all_nb(worlds_at, parts, oobs, oseen, obs, seen_me, pile, n_pile, n_st
 
 
 @njit(cache=True)
+def resample_nb(logw, rng, at):
+    """``at[s]``: the particle world ``s`` is made of, by systematic resampling on the
+    weights ``exp(logw)`` (one uniform draw), in shuffled order (so that a first stage of
+    the worlds is not the low-numbered particles only)."""
+    n = at.shape[0]
+    w = np.exp(logw - logw.max())
+    w /= w.sum()
+    u = uniform_nb(rng)
+    j, cum = 0, w[0]
+    for s in range(n):
+        x = (s + u) / n
+        while cum < x and j < n - 1:
+            j += 1
+            cum += w[j]
+        at[s] = j
+    for i in range(n - 1, 0, -1):
+        k = np.int64(uniform_nb(rng) * (i + 1))
+        at[i], at[k] = at[k], at[i]
+
+
+@njit(cache=True)
 def belief_decide_nb(obs, seen_me, pile, n_pile, deal, hist, n_turns, params, bparams, mparams, card_value,
                      rng):  # fmt: skip
     """The belief-search player's answer (``params`` in ``search``'s layout; ``bparams``
@@ -143,22 +164,8 @@ def belief_decide_nb(obs, seen_me, pile, n_pile, deal, hist, n_turns, params, bp
                         oobs, oseen)  # fmt: skip
     if n_stock < 0:
         return np.int64(expect_play_nb(obs, base, rng))
-    # Systematic resampling: world s is the particle whose cumulative weight passes (s + u) / n.
-    w = np.exp(logw - logw.max())
-    w /= w.sum()
     at = np.empty(n, np.int64)
-    u = uniform_nb(rng)
-    j, cum = 0, w[0]
-    for s in range(n):
-        x = (s + u) / n
-        while cum < x and j < n - 1:
-            j += 1
-            cum += w[j]
-        at[s] = j
-    # Shuffle the order so that the first stage is not the low-numbered particles only.
-    for i in range(n - 1, 0, -1):
-        k = np.int64(uniform_nb(rng) * (i + 1))
-        at[i], at[k] = at[k], at[i]
+    resample_nb(logw, rng, at)
     own = np.empty((N_ACTIONS, n), np.int64)
     opp = np.empty((N_ACTIONS, n), np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
