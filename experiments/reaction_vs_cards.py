@@ -19,9 +19,6 @@ at the cards has m* above 0.8 s: how much slower it may be.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -128,15 +125,8 @@ def plan(cfg: dict) -> list[experiments.Step]:
     ]
 
 
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: experiments.Progress | Callable[[str], None] | None = None,
-    resume: bool = False,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
+@experiments.study_run
+def run(b: experiments.Bundle, backend: dict[str, Any]) -> experiments.ExperimentResult:
     cfg = b.cfg
     sigma = DEFAULT_SIGMA
     base, specs, cands, reactions, keys = _grid(cfg)
