@@ -27,6 +27,7 @@ import pandas as pd
 import experiments
 from simulator.analysis.compare import compare, label
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
+from simulator.engine.summary import with_interval
 from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import parse_spec
@@ -155,9 +156,7 @@ def run(b: experiments.Bundle, backend: dict[str, Any]) -> experiments.Experimen
                 "strategy": spec,
                 "median_s": m,
                 "player": r["player"],
-                "eliminated": r["eliminated"],
-                "eliminated_lo": r["eliminated_ci"][0],
-                "eliminated_hi": r["eliminated_ci"][1],
+                **with_interval(r, "eliminated"),
                 "diff": r.get("diff", 0.0),
                 "diff_lo": r.get("diff_ci", [0.0, 0.0])[0],
                 "diff_hi": r.get("diff_ci", [0.0, 0.0])[1],
