@@ -47,7 +47,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from experiments.bundle import Bundle, start
+from experiments.bundle import Bundle, start, study_run
 from experiments.study import (
     SIZES,
     STATE_FILE,
@@ -181,4 +181,5 @@ __all__ = [
     "run",
     "start",
     "stored_seed",
+    "study_run",
 ]

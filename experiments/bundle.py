@@ -347,3 +347,30 @@ def start(
     seed = resolve_seed(cfg["seed"] if seed is None else seed)
     cfg["seed"] = seed
     return Bundle(mod, size, out, seed, cfg, resume=resume, progress=progress)
+
+
+def study_run(
+    study: Callable[[Bundle, dict[str, Any]], ExperimentResult],
+) -> Callable[..., ExperimentResult]:
+    """An experiment module's ``run(size, out_dir, seed, progress, resume, **backend)`` from
+    its study: ``study(b, backend)`` plays into the Bundle that :func:`start` opens for the
+    module that defines it, passing ``backend`` to every simulation, and returns the result.
+
+    Use it as a decorator on the module's ``run``; the run keeps the study's name and docs.
+    """
+    module = study.__module__
+
+    def run(
+        size: str = "full",
+        out_dir: str | Path | None = None,
+        seed: int | None = None,
+        progress: Progress | Callable[[str], None] | None = None,
+        resume: bool = False,
+        **backend: Any,
+    ) -> ExperimentResult:
+        b = start(sys.modules[module], size, out_dir, seed, resume=resume, progress=progress)
+        return study(b, backend)
+
+    run.__name__, run.__qualname__, run.__doc__ = study.__name__, study.__qualname__, study.__doc__
+    run.__module__ = module
+    return run

@@ -19,9 +19,6 @@ at the cards has m* above 0.8 s: how much slower it may be.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +27,7 @@ import pandas as pd
 import experiments
 from simulator.analysis.compare import compare, label
 from simulator.engine.reaction import DEFAULT_MEDIAN, DEFAULT_SIGMA
+from simulator.engine.summary import with_interval
 from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import parse_spec
@@ -128,15 +126,8 @@ def plan(cfg: dict) -> list[experiments.Step]:
     ]
 
 
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: experiments.Progress | Callable[[str], None] | None = None,
-    resume: bool = False,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
+@experiments.study_run
+def run(b: experiments.Bundle, backend: dict[str, Any]) -> experiments.ExperimentResult:
     cfg = b.cfg
     sigma = DEFAULT_SIGMA
     base, specs, cands, reactions, keys = _grid(cfg)
@@ -165,9 +156,7 @@ def run(
                 "strategy": spec,
                 "median_s": m,
                 "player": r["player"],
-                "eliminated": r["eliminated"],
-                "eliminated_lo": r["eliminated_ci"][0],
-                "eliminated_hi": r["eliminated_ci"][1],
+                **with_interval(r, "eliminated"),
                 "diff": r.get("diff", 0.0),
                 "diff_lo": r.get("diff_ci", [0.0, 0.0])[0],
                 "diff_hi": r.get("diff_ci", [0.0, 0.0])[1],

@@ -25,9 +25,6 @@ the figures, headlines and sentences in :mod:`.report`; :func:`run` plays the co
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -52,15 +49,8 @@ from simulator.analysis.compare import compare
 from strategies.registry import parse_spec
 
 
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: experiments.Progress | Callable[[str], None] | None = None,
-    resume: bool = False,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
+@experiments.study_run
+def run(b: experiments.Bundle, backend: dict[str, Any]) -> experiments.ExperimentResult:
     cfg = b.cfg
     rows = []
     cands = _candidates(cfg)

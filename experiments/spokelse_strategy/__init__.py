@@ -28,8 +28,6 @@ reported) in :mod:`.thresholds` (1 and 2), :mod:`.swap` (3) and :mod:`.seats` (4
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import experiments
@@ -50,17 +48,8 @@ from experiments.spokelse_strategy.threshold_lab import LAB, lab, register_lab
 from experiments.spokelse_strategy.thresholds import discard_value, threshold_sweep
 
 
-def run(
-    size: str = "full",
-    out_dir: str | Path | None = None,
-    seed: int | None = None,
-    progress: experiments.Progress | Callable[[str], None] | None = None,
-    resume: bool = False,
-    **backend: Any,
-) -> experiments.ExperimentResult:
-    import sys
-
-    b = experiments.start(sys.modules[__name__], size, out_dir, seed, resume=resume, progress=progress)
+@experiments.study_run
+def run(b: experiments.Bundle, backend: dict[str, Any]) -> experiments.ExperimentResult:
     cfg = b.cfg
     best = threshold_sweep(b, cfg, backend)
     discard_value(b, cfg, backend)

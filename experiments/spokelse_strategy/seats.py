@@ -8,6 +8,7 @@ import pandas as pd
 
 import experiments
 from experiments.spokelse_strategy.steps import _compare_step, _simulate_step
+from simulator.engine.summary import with_interval
 from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import format_value, parse_spec
@@ -31,12 +32,8 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
                     "unit": "round",
                     "seat": seat["seat"],
                     "role": "starts" if seat["seat"] == 0 else "deals",
-                    "win_rate": seat["win_rate"],
-                    "win_rate_lo": seat["win_rate_ci"][0],
-                    "win_rate_hi": seat["win_rate_ci"][1],
-                    "mean_score": seat["mean_score"],
-                    "mean_score_lo": seat["mean_score_ci"][0],
-                    "mean_score_hi": seat["mean_score_ci"][1],
+                    **with_interval(seat, "win_rate"),
+                    **with_interval(seat, "mean_score"),
                 }
             )
         lo, hi = s["mean_score_diff_ci"]
@@ -72,9 +69,7 @@ def first_player(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
                 "loss_rate_lo": lo,
                 "loss_rate_hi": hi,
                 "draw_rate": ms["draw_rate"],
-                "mean_rounds": ms["mean_rounds"],
-                "mean_rounds_lo": ms["mean_rounds_ci"][0],
-                "mean_rounds_hi": ms["mean_rounds_ci"][1],
+                **with_interval(ms, "mean_rounds"),
             }
         )
         if lo <= 0.5 <= hi:
@@ -196,9 +191,7 @@ def strongest(b: experiments.Bundle, cfg: dict, best: dict, backend: dict) -> No
                     "unit": unit,
                     "player": r["player"],
                     "metric": metric,
-                    "value": r[metric],
-                    "value_lo": r[f"{metric}_ci"][0],
-                    "value_hi": r[f"{metric}_ci"][1],
+                    **with_interval(r, metric, "value"),
                     "diff_vs_best_k": r.get("diff", 0.0),
                     "diff_vs_best_k_lo": r.get("diff_ci", [0.0, 0.0])[0],
                     "diff_vs_best_k_hi": r.get("diff_ci", [0.0, 0.0])[1],

@@ -11,6 +11,7 @@ import experiments
 from experiments.spokelse_strategy.steps import _compare_step
 from experiments.spokelse_strategy.threshold_lab import lab, register_lab
 from simulator.engine.stats import LEVEL
+from simulator.engine.summary import with_interval
 from simulator.games.spokelse.observation import HAND_VALUE, HIGH, PHASE, PLACE, STOCK_LEFT, UNKNOWN_SLOT
 from simulator.games.spokelse.strategies import threshold_nb
 from simulator.reporting import pages as words
@@ -88,9 +89,7 @@ def swap_slot(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
                     "stock_left": f"{lo}-{hi}",
                     "left_lo": lo,
                     "left_hi": hi,
-                    "unknown_minus_known": r["diff"],
-                    "unknown_minus_known_lo": r["diff_ci"][0],
-                    "unknown_minus_known_hi": r["diff_ci"][1],
+                    **with_interval(r, "diff", "unknown_minus_known"),
                     "p_value": r["p_value"],
                     "variance_reduction": r["variance_reduction"],
                 }

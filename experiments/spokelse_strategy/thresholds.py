@@ -14,6 +14,7 @@ from experiments.spokelse_strategy.threshold_lab import lab, register_lab
 from simulator.analysis import leader
 from simulator.engine import formatting
 from simulator.engine.stats import LEVEL
+from simulator.engine.summary import with_interval
 from simulator.reporting import pages as words
 from simulator.reporting import plots
 from strategies.registry import format_value, parse_spec
@@ -182,16 +183,10 @@ def discard_value(b: experiments.Bundle, cfg: dict, backend: dict) -> None:
                     "unit": unit,
                     "k": k,
                     "metric": metric,
-                    "with_pile": base[metric],
-                    "with_pile_lo": base[f"{metric}_ci"][0],
-                    "with_pile_hi": base[f"{metric}_ci"][1],
-                    "never_pile": r[metric],
-                    "never_pile_lo": r[f"{metric}_ci"][0],
-                    "never_pile_hi": r[f"{metric}_ci"][1],
+                    **with_interval(base, metric, "with_pile"),
+                    **with_interval(r, metric, "never_pile"),
                     # The value of the pile: what is lost by never taking it.
-                    "value": r["diff"],
-                    "value_lo": r["diff_ci"][0],
-                    "value_hi": r["diff_ci"][1],
+                    **with_interval(r, "diff", "value"),
                     "p_value": r["p_value"],
                     "variance_reduction": r["variance_reduction"],
                     "deals": cfg[n_key],

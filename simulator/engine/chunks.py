@@ -26,6 +26,10 @@ import numba
 
 from simulator.engine import cache as _cache  # noqa: F401  (first: numba caches this module's code with the package digest)
 
+# The unit a block's records start at: units 0 and 1 sum rounds and matches into one row of
+# aggregates per chunk, units 2 and 3 write the same games' records, one row per game.
+RECORDS_UNIT = 2
+
 
 def chunk_njit(*, cache: bool, nogil: bool = True) -> Callable:
     """``numba.njit`` for a chunk kernel: compiled without the GIL (``nogil=True``).
@@ -46,6 +50,13 @@ def chunk_njit(*, cache: bool, nogil: bool = True) -> Callable:
         A decorator, as ``numba.njit(...)`` returns.
     """
     return numba.njit(cache=cache, nogil=nogil)
+
+
+@numba.njit(cache=True, inline="always")
+def chunk_of_block_nb(first, n, n_chunks, c):
+    """Games ``[g0, g1)`` of chunk ``c`` when games ``[first, first + n)`` are split into
+    ``n_chunks`` fixed chunks: returns ``(g0, g1)``."""
+    return first + c * n // n_chunks, first + (c + 1) * n // n_chunks
 
 
 def play_chunks(chunk: Callable, args: tuple, n_chunks: int) -> None:
@@ -132,3 +143,23 @@ class ChunkedBlock:
     def compile(self, sig: tuple) -> None:
         """Compile the chunk kernel for the argument types ``sig`` of a block call."""
         self.chunk.compile((*sig, numba.types.int64))
+
+
+def entry_points(chunk: Callable) -> tuple[ChunkedBlock, ChunkedBlock]:
+    """A kernel's two block entry points over its chunk kernel ``chunk``.
+
+    Parameters
+    ----------
+    chunk : numba dispatcher
+        The chunk kernel (compiled with :func:`chunk_njit`): units 0 and 1 sum rounds and
+        matches into one aggregate row per chunk, units ``RECORDS_UNIT`` and after write
+        the same games' records, one row per game.
+
+    Returns
+    -------
+    tuple of ChunkedBlock
+        ``(run_block_nb, records_block_nb)``: the aggregates of games ``[first, first + n)``
+        (one row of ``out`` and of ``err`` per chunk), and their records (one row of
+        ``out[:n]`` per game).
+    """
+    return ChunkedBlock(chunk), ChunkedBlock(chunk, unit_offset=RECORDS_UNIT)

@@ -157,6 +157,11 @@ class Layout:
             at += p.span(n_seats)
         raise AssertionError("unreachable")
 
+    def offsets(self, names: str) -> tuple[int, ...]:
+        """Where each of ``names`` (piece names separated by spaces, all before any piece one
+        per seat) starts, in the order given: ``A, B = layout.offsets("a b")``."""
+        return tuple(self.offset(name) for name in names.split())
+
     def size(self, n_seats: int | None = None) -> int:
         """Slots in the row."""
         return sum(p.span(n_seats) for p in self.pieces)

@@ -109,6 +109,28 @@ class Stream:
         return np.array([self.state], dtype=np.uint64)
 
 
+# A seat's stream as its strategy holds it: the state in a one-element uint64 array, which
+# each draw advances in place (the readable references draw from it as the kernel does).
+
+
+def next_u64_in(rng: np.ndarray) -> int:
+    """docs/random-streams.md ``next_u64()`` on the state held in ``rng[0]``: ``state +=
+    GOLDEN; return mix64(state)``."""
+    state = (int(rng[0]) + GOLDEN) & MASK64
+    rng[0] = state
+    return mix64(state)
+
+
+def uniform_in(rng: np.ndarray) -> float:
+    """docs/random-streams.md ``uniform()`` on ``rng[0]``: ``(u64 >> 11) * 2^-53``, in ``[0, 1)``."""
+    return (next_u64_in(rng) >> 11) * _TWO_POW_M53
+
+
+def below_in(rng: np.ndarray, n: int) -> int:
+    """docs/random-streams.md ``below(n)`` on ``rng[0]``: ``((u64 >> 32) * n) >> 32``, in ``[0, n)``."""
+    return ((next_u64_in(rng) >> 32) * n) >> 32
+
+
 # --- jitted -------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ run's figures are the same bit for bit whatever computes them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,6 +17,29 @@ import numpy as np
 from simulator.engine.layout import Layout
 from simulator.engine.plays import Figure, Play
 from simulator.engine.stats import mean_ci, rate_ci
+
+
+def with_interval(figures: Mapping[str, Any], name: str, column: str | None = None) -> dict[str, Any]:
+    """Figure ``name`` of a summary (its value and ``name + "_ci"``, its 95% interval) as
+    three table columns: ``column`` (default ``name``), ``column_lo`` and ``column_hi``.
+
+    Parameters
+    ----------
+    figures : mapping
+        A summary, or one strategy's or seat's figures in it.
+    name : str
+        The figure.
+    column : str, optional
+        The columns' name, when it is not the figure's.
+
+    Returns
+    -------
+    dict
+        The three columns, in that order.
+    """
+    column = name if column is None else column
+    lo, hi = figures[f"{name}_ci"][0], figures[f"{name}_ci"][1]
+    return {column: figures[name], f"{column}_lo": lo, f"{column}_hi": hi}
 
 
 def _of(name: str, layout: Layout, a: np.ndarray, totals: dict[str, int]) -> int:

@@ -46,8 +46,9 @@ def unmanaged_item(a, i):
 
 
 @njit(cache=True)
-def keep_alive(a):
-    """A use of ``a`` that the compiler keeps: call it after the last use of a view of ``a``.
+def keep_alive(*arrays):
+    """A use of each of ``arrays`` that the compiler keeps: call it after the last use of a
+    view of any of them.
 
     Numba releases an array after its last use in the code, and a view made here does
     not count as one; this call marks where the views stop being used.  It is not inlined

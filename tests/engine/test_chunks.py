@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import numba
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.api import make_table, resolve_players
-from simulator.engine.chunks import ChunkedBlock, play_chunks
+from simulator.engine.chunks import RECORDS_UNIT, ChunkedBlock, chunk_of_block_nb, entry_points, play_chunks
 from simulator.games import get_game
 from simulator.running.runner import BlockRunner
 
@@ -74,3 +75,19 @@ def test_results_do_not_depend_on_the_thread_count(threads, game_name: str, unit
     for agg, rec in out.values():
         np.testing.assert_array_equal(agg, one[0])
         np.testing.assert_array_equal(rec, one[1])
+
+
+@pytest.mark.parametrize(("first", "n", "n_chunks"), [(0, 13, 4), (1000, 7, 7), (5, 3, 8)])
+def test_the_chunks_of_a_block_cover_its_games_once_in_order(first: int, n: int, n_chunks: int) -> None:
+    bounds = [chunk_of_block_nb(first, n, n_chunks, c) for c in range(n_chunks)]
+    assert bounds[0][0] == first and bounds[-1][1] == first + n
+    assert all(g1 == g0 for (_, g1), (g0, _) in itertools.pairwise(bounds))
+    sizes = [g1 - g0 for g0, g1 in bounds]
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_the_entry_points_share_one_chunk_kernel_records_from_their_unit() -> None:
+    chunk = get_game("gris").kernel.block_chunk_nb
+    run_block, records_block = entry_points(chunk)
+    assert run_block.chunk is records_block.chunk is chunk
+    assert (run_block.unit_offset, records_block.unit_offset) == (0, RECORDS_UNIT)

@@ -408,6 +408,13 @@ def test_outcomes_decode_seats_masks_lowest_and_equals():
     assert outs["win"].tolist() == [[1, 0, 1, 0]] and outs["place"].tolist() == [[1, 3, 1, 4]]
 
 
+def test_offsets_are_those_of_the_pieces_named_in_that_order():
+    layout = Layout("t", [Piece("a", "count"), Piece("b", "sum", "", 3), Piece("c", "value")])
+    assert layout.offsets("c a b") == (4, 0, 1) == (layout.offset("c"), layout.offset("a"), layout.offset("b"))
+    with pytest.raises(KeyError, match="has no piece 'd'"):
+        layout.offsets("a d")
+
+
 def test_a_layout_refuses_what_cannot_be_laid_out():
     with pytest.raises(ValueError, match="named twice: a"):
         Layout("t", [Piece("a", "count"), Piece("a", "sum")])

@@ -8,6 +8,7 @@ from simulator.engine.rng import (
     DEAL,
     DECIDE,
     Stream,
+    below_in,
     below_nb,
     lognormal_nb,
     row_salt_nb,
@@ -17,6 +18,7 @@ from simulator.engine.rng import (
     shuffle_nb,
     stream_key,
     stream_key_nb,
+    uniform_in,
     uniform_nb,
 )
 from strategies.params import PARAM_ROW, SALT_AT, row_salt
@@ -38,6 +40,16 @@ def test_draws_agree(seed, game):
     assert uniform_nb(state) == py.uniform()
     assert abs(lognormal_nb(state, 0.8, 0.35) - py.lognormal(0.8, 0.35)) < 1e-12
     assert int(state[0]) == py.state
+
+
+@given(seeds, st.integers(0, 10**9))
+def test_draws_on_a_held_state_agree_with_the_jitted_ones(seed, game):
+    state = Stream(seed, game, DECIDE, 2, 0).as_array()
+    held = state.copy()
+    for n in (1, 4, 6, 52):
+        assert below_in(held, n) == below_nb(state, n)
+        assert uniform_in(held) == uniform_nb(state)
+    assert held[0] == state[0]
 
 
 @given(seeds, st.integers(0, 10**9))

@@ -19,6 +19,7 @@ from simulator.analysis.tuning.evaluate import RUNG_STEPS, Sums
 from simulator.analysis.tuning.search import REDUCTION
 from simulator.engine import formatting
 from simulator.engine.files import atomic_write
+from simulator.engine.summary import with_interval
 from simulator.running.results import SCHEMA_VERSION, dumps_json, plain
 from simulator.running.results import provenance as make_provenance
 from strategies.registry import parse_spec
@@ -51,12 +52,8 @@ def trials_frame(searches: list[Search]) -> pd.DataFrame:
                     "deals_played": int(t.user_attrs["deals_played"]),
                     "cached": int(t.user_attrs["deals_played"]) == 0,
                     "repeat": bool(t.user_attrs.get("repeat", False)),
-                    "value": fig["value"],
-                    "value_lo": fig["value_ci"][0],
-                    "value_hi": fig["value_ci"][1],
-                    "diff": fig["diff"],
-                    "diff_lo": fig["diff_ci"][0],
-                    "diff_hi": fig["diff_ci"][1],
+                    **with_interval(fig, "value"),
+                    **with_interval(fig, "diff"),
                 }
             )
             rows.append(row)

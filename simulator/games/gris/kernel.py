@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import RECORDS_UNIT, chunk_njit, chunk_of_block_nb, entry_points
 from simulator.engine.unmanaged import (
     keep_alive,
 )
@@ -180,27 +180,6 @@ def matches_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg
             agg[M_LETTERS_HIST + s * (N_LETTERS + 1) + letters[s]] += 1
 
 
-@njit(cache=True, inline="always")
-def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
-    params = np.ascontiguousarray(params)  # strategies get row views by address
-    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
-    ws = workspace_nb()
-    no_log, no_snap, no_deck = empty_nb()
-    at = round_at_nb(sids, params, rules_f[:n], rules_f[n : 2 * n], ws, err, no_log, no_snap, no_deck)
-    width = np.int64(params.shape[1])
-    if unit == 0:
-        rounds_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err)
-    else:
-        matches_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, agg, err)
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(rules_f)
-    keep_alive(ws)
-    keep_alive(no_log)
-    keep_alive(no_snap)
-    keep_alive(no_deck)
-
-
 # --- per-game records (compare, --records) -----------------------------------------------
 
 # Rounds: passes, stalled (0/1), loser (-1 if stalled), signallers (bit s = seat s).
@@ -210,16 +189,11 @@ REC_MATCH = MATCH_OUT
 
 
 @njit(cache=True, inline="always")
-def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
-    params = np.ascontiguousarray(params)
-    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
-    ws = workspace_nb()
+def records_nb(at, n, circulation, stall_cap, width, seed, unit, g0, g1, ws, rec, err):
+    """One row of ``rec`` per game of ``[g0, g1)``: rounds (``unit`` 0) or matches (1)."""
     signallers = ws[6]
     letters = np.zeros(n, np.int64)
     out = np.zeros(MATCH_OUT, np.int64)
-    no_log, no_snap, no_deck = empty_nb()
-    at = round_at_nb(sids, params, rules_f[:n], rules_f[n : 2 * n], ws, err, no_log, no_snap, no_deck)
-    width = np.int64(params.shape[1])
     no_rows = np.int64(0)
     for g in range(g0, g1):
         row = rec[g - g0]
@@ -240,13 +214,6 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
                 row[MATCH_OUT + s] = letters[s]
         if err[0] != 0:
             break
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(rules_f)
-    keep_alive(ws)
-    keep_alive(no_log)
-    keep_alive(no_snap)
-    keep_alive(no_deck)
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
@@ -255,26 +222,29 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
 
 
 @chunk_njit(cache=True)
-def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, err, c):
-    """Chunk ``c`` of games ``[first, first + n)`` (``err.shape[0]`` chunks, one row of
-    ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
-    the same, one record row of ``out`` per game."""
-    n_chunks = err.shape[0]
-    g0 = first + c * n // n_chunks
-    g1 = first + (c + 1) * n // n_chunks
-    if unit < 2:
-        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, out[c], err[c])
+def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n_games, out, errs, c):
+    """Chunk ``c`` of games ``[first, first + n_games)`` (``errs.shape[0]`` chunks, error
+    row ``errs[c]``), on one round set-up: ``unit`` 0 sums rounds, 1 matches, into
+    ``out[c]``; 2 and 3 write their records, ``out[g - first]`` for game ``g``."""
+    g0, g1 = chunk_of_block_nb(first, n_games, errs.shape[0], c)
+    err = errs[c]
+    params = np.ascontiguousarray(params)  # strategies get row views by address
+    n, circulation, stall_cap = rules_i[0], rules_i[1], rules_i[2]
+    ws = workspace_nb()
+    no_log, no_snap, no_deck = empty_nb()
+    at = round_at_nb(sids, params, rules_f[:n], rules_f[n : 2 * n], ws, err, no_log, no_snap, no_deck)
+    width = np.int64(params.shape[1])
+    if unit == 0:
+        rounds_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, out[c], err)
+    elif unit == 1:
+        matches_chunk_nb(at, n, circulation, stall_cap, width, seed, g0, g1, ws, out[c], err)
     else:
-        records_chunk_nb(
-            sids, params, rules_i, rules_f, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c]
-        )
+        rec = out[g0 - first : g1 - first]
+        records_nb(at, n, circulation, stall_cap, width, seed, unit - RECORDS_UNIT, g0, g1, ws, rec, err)
+    keep_alive(sids, params, rules_f, ws, no_log, no_snap, no_deck)
 
 
-# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
-# aggregates (and of err) per chunk ...
-run_block_nb = ChunkedBlock(block_chunk_nb)
-# ... or the same games' records, one row of rec[:n] per game.
-records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
+run_block_nb, records_block_nb = entry_points(block_chunk_nb)
 
 
 # --- test entries ----------------------------------------------------------------------------
@@ -310,15 +280,7 @@ def play_traced_nb(
         np.int64(deal),
         np.int64(dealer),
     )
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(deck)
-    keep_alive(medians)
-    keep_alive(sigmas)
-    keep_alive(ws)
-    keep_alive(err)
-    keep_alive(log)
-    keep_alive(snap)
+    keep_alive(sids, params, deck, medians, sigmas, ws, err, log, snap)
     for s in range(n):
         signallers[s] = ws[6][s]
         times[s] = ws[5][s] if stalled == 0 else np.nan

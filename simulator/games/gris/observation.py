@@ -15,18 +15,10 @@ from simulator.games.gris.layout import OBS
 
 # Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
 # (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
-SEAT = OBS.offset("seat")
-N_PLAYERS = OBS.offset("n_players")
-PASSES = OBS.offset("passes")
-MY_PASSES = OBS.offset("my_passes")
-HAND_SIZE = OBS.offset("hand_size")
-INCOMING = OBS.offset("incoming")
-INCOMING_DRAWN = OBS.offset("incoming_drawn")
-HAND = OBS.offset("hand")
-SUIT_COUNT = OBS.offset("suit_count")
-RECEIVED_SUIT = OBS.offset("received_suit")
-PASSED_SUIT = OBS.offset("passed_suit")
-MEMORY = OBS.offset("memory")
+SEAT, N_PLAYERS, PASSES, MY_PASSES, HAND_SIZE, INCOMING, INCOMING_DRAWN, HAND, SUIT_COUNT = OBS.offsets(
+    "seat n_players passes my_passes hand_size incoming incoming_drawn hand suit_count"
+)
+RECEIVED_SUIT, PASSED_SUIT, MEMORY = OBS.offsets("received_suit passed_suit memory")
 OBS_SIZE = OBS.size()
 
 MAX_HAND = OBS.piece("hand").copies()

@@ -23,15 +23,10 @@ the seat's decision stream, only when above 0, independently of the kernel's
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
-from typing import Protocol
-
 import numpy as np
 
 from simulator.engine.cards import N_CARDS, N_SUITS, name, suit_of
-from simulator.engine.rng import GOLDEN, MASK64, mix64
-from simulator.errors import IllegalMove
+from simulator.engine.rng import below_in, uniform_in
 from simulator.games import illegal as wording
 from simulator.games.gris.observation import (
     HAND,
@@ -48,19 +43,19 @@ from simulator.games.gris.observation import (
     SUIT_COUNT,
 )
 from simulator.games.gris.reference_table import NO_CARD, Table
-from strategies.registry import FORGET_AT, SLIP_AT
+from simulator.games.reference_player import IllegalAction, Player, human_values
+from simulator.games.reference_player import as_answer as as_card
 
-
-class IllegalAction(IllegalMove):
-    """A strategy answered with a card it does not hold."""
-
-
-class Player(Protocol):
-    """Anything that can sit at the table: a name, parameters and a decision function."""
-
-    name: str
-    params: np.ndarray
-    decide: Callable[[np.ndarray, np.ndarray, np.ndarray], int]
+__all__ = [
+    "IllegalAction",
+    "Player",
+    "as_card",
+    "choose_card",
+    "forget_after_pass",
+    "human_values",
+    "observe",
+    "slipped_card",
+]
 
 
 # --- what a player sees ---------------------------------------------------------
@@ -85,14 +80,6 @@ def observe(table: Table, seat: int) -> np.ndarray:
     return obs
 
 
-def as_card(value: object) -> int | None:
-    """The answer as an int, or None when it is not an integer at all."""
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
 def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int:
     """RULES.md §1: the holder of six cards chooses one card to pass; it must be in the hand."""
     hand = table.hands[seat]
@@ -112,44 +99,12 @@ def choose_card(table: Table, player: Player, seat: int, rng: np.ndarray) -> int
 # --- players who forget and slip (docs/human-players.md) ------------------------------------
 
 
-def human_values(params: Sequence[float]) -> tuple[float, float]:
-    """``(forget, slip)`` from a player's parameter row; a row too short to hold them
-    (a hand-made player) counts as 0, as in the kernel."""
-    row = np.asarray(params, dtype=np.float64)
-    forget = float(row[FORGET_AT]) if row.shape[0] > FORGET_AT else 0.0
-    slip = float(row[SLIP_AT]) if row.shape[0] > SLIP_AT else 0.0
-    return forget, slip
-
-
-# --- draws on a seat's stream (the one-element array its strategy draws from) --------------
-
-
-def _next_u64(rng: np.ndarray) -> int:
-    """docs/random-streams.md: ``state += GOLDEN; return mix64(state)``."""
-    state = (int(rng[0]) + GOLDEN) & MASK64
-    rng[0] = state
-    return mix64(state)
-
-
-def _uniform(rng: np.ndarray) -> float:
-    """docs/random-streams.md ``uniform()``: ``(u64 >> 11) * 2^-53``."""
-    return (_next_u64(rng) >> 11) * 2.0**-53
-
-
-def _below(rng: np.ndarray, n: int) -> int:
-    """docs/random-streams.md ``below(n)``: ``((u64 >> 32) * n) >> 32``."""
-    return ((_next_u64(rng) >> 32) * n) >> 32
-
-
-# --- a slip and forgetting --------------------------------------------------------------
-
-
 def slipped_card(table: Table, seat: int, slip: float, rng: np.ndarray) -> int | None:
     """The card ``seat`` passes by a slip, or None when the strategy decides."""
-    if slip <= 0 or _uniform(rng) >= slip:
+    if slip <= 0 or uniform_in(rng) >= slip:
         return None
     hand = table.hands[seat]  # ascending card code
-    return hand[_below(rng, len(hand))]
+    return hand[below_in(rng, len(hand))]
 
 
 def forget_after_pass(table: Table, seat: int, forget: float, rng: np.ndarray) -> None:
@@ -161,11 +116,11 @@ def forget_after_pass(table: Table, seat: int, forget: float, rng: np.ndarray) -
         for s in range(N_SUITS):
             lost = 0
             for _ in range(counts[s]):
-                if _uniform(rng) < forget:
+                if uniform_in(rng) < forget:
                     lost += 1
             counts[s] -= lost
     kept = set()
     for card in sorted(table.claims[seat]):
-        if _uniform(rng) >= forget:
+        if uniform_in(rng) >= forget:
             kept.add(card)
     table.claims[seat] = kept

@@ -72,37 +72,25 @@ TWICE = -2  # in more than one place
 
 # The kernel's rows (error row, round and match aggregates), declared in layout.py; the
 # aggregates keep a slot per seat for up to MAX_SEATS seats.
-ERR_SIZE = ERR.size()
 ERR_NOT_HELD = 0  # "what": the strategy passed a card it does not hold
+ERR_SIZE, R_SIZE, M_SIZE = ERR.size(), ROUND_AGG.size(), MATCH_AGG.size()
 
-R_FINISHED = ROUND_AGG.offset("finished")
-R_STALLED = ROUND_AGG.offset("stalled")  # RULES.md §6: they enter no other figure
-R_DEALT = ROUND_AGG.offset("dealt")
-R_PASSES = ROUND_AGG.offset("passes")
-R_PASSES2 = ROUND_AGG.offset("passes2")
-R_SIGNAL = ROUND_AGG.offset("signal")  # + seat
-R_LETTER = ROUND_AGG.offset("letter")  # + seat
-R_DEALT_SEAT = ROUND_AGG.offset("dealt_seat")  # + seat
-R_PASS_HIST = ROUND_AGG.offset("pass_hist")  # + passes, the last bin that many or more
+# Round aggregates (RULES.md §6: stalled rounds enter no other figure).  R_SIGNAL, R_LETTER
+# and R_DEALT_SEAT are + seat; R_PASS_HIST + passes, the last of PASS_BINS bins that many or more.
+R_FINISHED, R_STALLED, R_DEALT, R_PASSES, R_PASSES2 = ROUND_AGG.offsets(
+    "finished stalled dealt passes passes2"
+)
+R_SIGNAL, R_LETTER, R_DEALT_SEAT, R_PASS_HIST = ROUND_AGG.offsets("signal letter dealt_seat pass_hist")
 PASS_BINS = ROUND_AGG.piece("pass_hist").bins
-R_SIZE = ROUND_AGG.size()
 
-M_FINISHED = MATCH_AGG.offset("finished")
-M_ABANDONED = MATCH_AGG.offset("abandoned")
-M_STALLED = MATCH_AGG.offset("stalled")
-M_ROUNDS = MATCH_AGG.offset("rounds")
-M_ROUNDS2 = MATCH_AGG.offset("rounds2")
-M_PASSES = MATCH_AGG.offset("passes")
-M_PASSES2 = MATCH_AGG.offset("passes2")
-M_LOSSES = MATCH_AGG.offset("losses")  # + seat
-M_LETTERS = MATCH_AGG.offset("letters")  # + seat
-M_LETTERS2 = MATCH_AGG.offset("letters2")  # + seat
-M_FIRST_DEALT = MATCH_AGG.offset("first_dealt")  # + seat
-M_ROUNDS_HIST = MATCH_AGG.offset("rounds_hist")  # + counted rounds
+# Match aggregates.  M_LOSSES, M_LETTERS, M_LETTERS2 and M_FIRST_DEALT are + seat;
+# M_ROUNDS_HIST + counted rounds (ROUNDS_BINS bins); M_LETTERS_HIST + seat * (N_LETTERS + 1)
+# + letters at the end.
+M_FINISHED, M_ABANDONED, M_STALLED = MATCH_AGG.offsets("finished abandoned stalled")
+M_ROUNDS, M_ROUNDS2, M_PASSES, M_PASSES2 = MATCH_AGG.offsets("rounds rounds2 passes passes2")
+M_LOSSES, M_LETTERS, M_LETTERS2, M_FIRST_DEALT = MATCH_AGG.offsets("losses letters letters2 first_dealt")
+M_ROUNDS_HIST, M_LETTERS_HIST = MATCH_AGG.offsets("rounds_hist letters_hist")
 ROUNDS_BINS = MATCH_AGG.piece("rounds_hist").bins
-M_LETTERS_HIST = MATCH_AGG.offset("letters_hist")  # + seat * (N_LETTERS + 1) + letters at the end
-M_SIZE = MATCH_AGG.size()
-
 
 # --- hands ----------------------------------------------------------------------
 

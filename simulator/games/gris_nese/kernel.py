@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import RECORDS_UNIT, chunk_njit, chunk_of_block_nb, entry_points
 from simulator.engine.unmanaged import keep_alive
 from simulator.games.gris_nese.round import (
     decide_nb as decide_nb,  # the strategies' hook (simulator/kernels/hooks.py)
@@ -105,13 +105,7 @@ def play_match_nb(sids, params, n, stall_cap, margin, medians, sigmas, seed, gam
     no_log = np.empty((0, LOG_FIELDS), np.int64)
     at = round_at_nb(sids, params, medians, sigmas, ws, err, no_log)
     out = match_at_nb(at, n, stall_cap, margin, np.int64(params.shape[1]), seed, game, ws, err, places)
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(medians)
-    keep_alive(sigmas)
-    keep_alive(ws)
-    keep_alive(err)
-    keep_alive(no_log)
+    keep_alive(sids, params, medians, sigmas, ws, err, no_log)
     return out
 
 
@@ -177,41 +171,11 @@ def matches_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err
 
 
 @njit(cache=True, inline="always")
-def chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, agg, err):
-    sids = np.ascontiguousarray(sids)  # strategies get row views by address
-    params = np.ascontiguousarray(params)
-    rules_f = np.ascontiguousarray(rules_f)
-    n, stall_cap = rules_i[0], rules_i[1]
-    margin = rules_f[0]
-    ws = workspace_nb()
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
-    at = round_at_nb(sids, params, rules_f[1 : 1 + n], rules_f[1 + n : 1 + 2 * n], ws, err, no_log)
-    width = np.int64(params.shape[1])
-    if unit == 0:
-        rounds_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err)
-    else:
-        matches_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, agg, err)
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(rules_f)
-    keep_alive(ws)
-    keep_alive(no_log)
-
-
-@njit(cache=True, inline="always")
-def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, err):
-    """One row of ``rec`` per game (layouts ROUND_REC / MATCH_REC in layout.py)."""
-    sids = np.ascontiguousarray(sids)
-    params = np.ascontiguousarray(params)
-    rules_f = np.ascontiguousarray(rules_f)
-    n, stall_cap = rules_i[0], rules_i[1]
-    margin = rules_f[0]
-    ws = workspace_nb()
+def records_nb(at, n, stall_cap, margin, width, seed, unit, g0, g1, ws, rec, err):
+    """One row of ``rec`` per game of ``[g0, g1)``, rounds (``unit`` 0) or matches (1)
+    (layouts ROUND_REC / MATCH_REC in layout.py)."""
     sig, seats = ws[4], ws[7]
     places = np.zeros(MAX_SEATS, np.int64)
-    no_log = np.empty((0, LOG_FIELDS), np.int64)
-    at = round_at_nb(sids, params, rules_f[1 : 1 + n], rules_f[1 + n : 1 + 2 * n], ws, err, no_log)
-    width = np.int64(params.shape[1])
     no_rows = np.int64(0)
     for g in range(g0, g1):
         row = rec[g - g0]
@@ -236,11 +200,6 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
                 row[5 + s] = 0 if abandoned else places[s]
         if err[0] != 0:
             break
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(rules_f)
-    keep_alive(ws)
-    keep_alive(no_log)
 
 
 # --- blocks: one compiled entry point for rounds, matches and their records -----------------
@@ -249,26 +208,32 @@ def records_chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, rec, er
 
 
 @chunk_njit(cache=True)
-def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, err, c):
-    """Chunk ``c`` of games ``[first, first + n)`` (``err.shape[0]`` chunks, one row of
-    ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
-    the same, one record row of ``out`` per game."""
-    n_chunks = err.shape[0]
-    g0 = first + c * n // n_chunks
-    g1 = first + (c + 1) * n // n_chunks
-    if unit < 2:
-        chunk_nb(sids, params, rules_i, rules_f, seed, unit, g0, g1, out[c], err[c])
+def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n_games, out, errs, c):
+    """Chunk ``c`` of games ``[first, first + n_games)`` (``errs.shape[0]`` chunks, error
+    row ``errs[c]``), all dealt from one round set-up: ``unit`` 0 sums rounds and 1 matches
+    into ``out[c]``, 2 and 3 write their records, game ``g`` into ``out[g - first]``."""
+    g0, g1 = chunk_of_block_nb(first, n_games, errs.shape[0], c)
+    err = errs[c]
+    sids = np.ascontiguousarray(sids)  # strategies get row views by address
+    params = np.ascontiguousarray(params)
+    rules_f = np.ascontiguousarray(rules_f)
+    n, stall_cap = rules_i[0], rules_i[1]
+    margin = rules_f[0]
+    ws = workspace_nb()
+    no_log = np.empty((0, LOG_FIELDS), np.int64)
+    at = round_at_nb(sids, params, rules_f[1 : 1 + n], rules_f[1 + n : 1 + 2 * n], ws, err, no_log)
+    width = np.int64(params.shape[1])
+    if unit == 0:
+        rounds_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, out[c], err)
+    elif unit == 1:
+        matches_chunk_nb(at, n, stall_cap, margin, width, seed, g0, g1, ws, out[c], err)
     else:
-        records_chunk_nb(
-            sids, params, rules_i, rules_f, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c]
-        )
+        rec = out[g0 - first : g1 - first]
+        records_nb(at, n, stall_cap, margin, width, seed, unit - RECORDS_UNIT, g0, g1, ws, rec, err)
+    keep_alive(sids, params, rules_f, ws, no_log)
 
 
-# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
-# aggregates (and of err) per chunk ...
-run_block_nb = ChunkedBlock(block_chunk_nb)
-# ... or the same games' records, one row of rec[:n] per game.
-records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
+run_block_nb, records_block_nb = entry_points(block_chunk_nb)
 
 
 @njit(cache=True)
@@ -301,14 +266,7 @@ def trace_round_nb(sids, params, rules_i, rules_f, seed, game, deal, seats, log,
         np.int64(game),
         np.int64(deal),
     )
-    keep_alive(sids)
-    keep_alive(params)
-    keep_alive(rules_f)
-    keep_alive(medians)
-    keep_alive(sigmas)
-    keep_alive(ws)
-    keep_alive(err)
-    keep_alive(log)
+    keep_alive(sids, params, rules_f, medians, sigmas, ws, err, log)
     if err[0] != 0:
         raise ValueError("a strategy laid down a card it does not hold")
     for i in range(m):

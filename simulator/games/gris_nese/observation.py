@@ -18,15 +18,9 @@ from simulator.games.gris_nese.layout import OBS
 
 # Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
 # (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
-SEAT = OBS.offset("seat")
-N_PLAYERS = OBS.offset("n_players")
-STEPS = OBS.offset("steps")
-HAND = OBS.offset("hand")
-GROUP_COUNT = OBS.offset("group_count")
-INCOMING = OBS.offset("incoming")
-RECEIVED_GROUP = OBS.offset("received_group")
-PASSED_GROUP = OBS.offset("passed_group")
-MEMORY = OBS.offset("memory")
+SEAT, N_PLAYERS, STEPS, HAND, GROUP_COUNT, INCOMING, RECEIVED_GROUP, PASSED_GROUP, MEMORY = OBS.offsets(
+    "seat n_players steps hand group_count incoming received_group passed_group memory"
+)
 OBS_SIZE = OBS.size()
 
 HAND_SIZE = OBS.piece("hand").copies()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.engine.rng import GOLDEN, MASK64, mix64
+from simulator.engine.rng import below_in, uniform_in
 from simulator.games.gris_nese.observation import HAND_SIZE
 from simulator.games.gris_nese.reference_table import Table
 from strategies.registry import FORGET_AT, SLIP_AT
@@ -37,26 +37,6 @@ def human_values(params: np.ndarray) -> tuple[float, float]:
     return float(params[FORGET_AT]), float(params[SLIP_AT])
 
 
-# --- draws from a stream held in a one-element array (docs/random-streams.md) ----------------
-
-
-def next_u64(rng: np.ndarray) -> int:
-    """SplitMix64: advance the stream by the golden increment and mix."""
-    state = (int(rng[0]) + GOLDEN) & MASK64
-    rng[0] = state
-    return mix64(state)
-
-
-def uniform(rng: np.ndarray) -> float:
-    """A uniform float in [0, 1): the top 53 bits of a draw."""
-    return (next_u64(rng) >> 11) / 2.0**53
-
-
-def below(rng: np.ndarray, n: int) -> int:
-    """A uniform integer in [0, n): multiply-shift on the top 32 bits of a draw."""
-    return ((next_u64(rng) >> 32) * n) >> 32
-
-
 # --- the two ways to play worse ---------------------------------------------------------------
 
 
@@ -64,7 +44,7 @@ def kept(count: int, forget: float, rng: np.ndarray) -> int:
     """How many of ``count`` remembered cards of one group survive this turn."""
     survivors = 0
     for _ in range(count):
-        if uniform(rng) >= forget:
+        if uniform_in(rng) >= forget:
             survivors += 1
     return survivors
 
@@ -81,6 +61,6 @@ def forget_history(table: Table, i: int, forget: float, rng: np.ndarray) -> None
 def slipped_card(table: Table, i: int, slip: float, rng: np.ndarray) -> int | None:
     """With probability ``slip`` a uniformly random card of position ``i``'s hand, else None
     (the strategy picks)."""
-    if uniform(rng) >= slip:
+    if uniform_in(rng) >= slip:
         return None
-    return sorted(table.hands[i])[below(rng, HAND_SIZE)]
+    return sorted(table.hands[i])[below_in(rng, HAND_SIZE)]

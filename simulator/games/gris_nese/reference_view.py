@@ -13,15 +13,11 @@ original seat: a one-element uint64 array it draws from itself
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
-from collections.abc import Callable
-from typing import Protocol
 
 import numpy as np
 
 from simulator.engine.cards import name
-from simulator.errors import IllegalMove
 from simulator.games import illegal as wording
 from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
@@ -36,18 +32,10 @@ from simulator.games.gris_nese.observation import (
     STEPS,
 )
 from simulator.games.gris_nese.reference_table import Table, group_of
+from simulator.games.reference_player import IllegalAction, Player
+from simulator.games.reference_player import as_answer as as_card
 
-
-class IllegalAction(IllegalMove):
-    """A strategy answered with a card it does not hold (or with no card at all)."""
-
-
-class Player(Protocol):
-    """Anything that can sit at the table: a name, parameters and a decision function."""
-
-    name: str
-    params: np.ndarray
-    decide: Callable[[np.ndarray, np.ndarray, np.ndarray], int]
+__all__ = ["IllegalAction", "Player", "as_card", "choose_card", "observe"]
 
 
 # --- what a player sees, and what it answers ----------------------------------------
@@ -68,14 +56,6 @@ def observe(table: Table, i: int) -> np.ndarray:
         obs[PASSED_GROUP + g] = table.passed[i][g]
     obs[INCOMING] = table.incoming[i]
     return obs
-
-
-def as_card(value: object) -> int | None:
-    """The answer as an int, or None when it is not an integer at all."""
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def choose_card(table: Table, i: int, player: Player, rng: np.ndarray) -> int:

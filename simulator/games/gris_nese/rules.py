@@ -62,34 +62,21 @@ CARD_GROUP = _card_group()
 
 # The kernel's rows (error row, round and match aggregates), declared in layout.py; the
 # aggregates keep a slot per seat for up to MAX_SEATS seats.
-ERR_SIZE = ERR.size()
+ERR_SIZE, R_SIZE, M_SIZE = ERR.size(), ROUND_AGG.size(), MATCH_AGG.size()
 LOG_FIELDS = 3  # step, original seat, card laid to the left
 
-R_COUNTED = ROUND_AGG.offset("counted")
-R_STALLED = ROUND_AGG.offset("stalled")
-R_REPLAYED = ROUND_AGG.offset("replayed")
-R_PASSES = ROUND_AGG.offset("passes")
-R_PASSES2 = ROUND_AGG.offset("passes2")
-R_DEALT = ROUND_AGG.offset("dealt")
-R_ALL = ROUND_AGG.offset("all")
-R_SIGNAL = ROUND_AGG.offset("signal")  # + seat
-R_OUT = ROUND_AGG.offset("out")  # + seat
-R_HIST = ROUND_AGG.offset("pass_hist")  # + passes, the last bin that many or more
+# Round aggregates: R_SIGNAL and R_OUT are + seat, R_HIST + passes (the last of PASS_BINS
+# bins that many or more).
+R_COUNTED, R_STALLED, R_REPLAYED, R_DEALT, R_ALL = ROUND_AGG.offsets("counted stalled replayed dealt all")
+R_PASSES, R_PASSES2, R_SIGNAL, R_OUT, R_HIST = ROUND_AGG.offsets("passes passes2 signal out pass_hist")
 PASS_BINS = ROUND_AGG.piece("pass_hist").bins
-R_SIZE = ROUND_AGG.size()
 
-M_FINISHED = MATCH_AGG.offset("finished")
-M_ABANDONED = MATCH_AGG.offset("abandoned")
-M_STALLED = MATCH_AGG.offset("stalled")
-M_REPLAYED = MATCH_AGG.offset("replayed")
-M_ROUNDS = MATCH_AGG.offset("rounds")
-M_ROUNDS2 = MATCH_AGG.offset("rounds2")
-M_WINS = MATCH_AGG.offset("wins")  # + seat
-M_PLACE = MATCH_AGG.offset("place")  # + seat
-M_PLACE2 = MATCH_AGG.offset("place2")  # + seat
-M_DEALS = MATCH_AGG.offset("deals_hist")  # + deals, the last bin that many or more
+# Match aggregates: M_WINS, M_PLACE and M_PLACE2 are + seat, M_DEALS + deals (the last of
+# DEAL_BINS bins that many or more).
+M_FINISHED, M_ABANDONED, M_STALLED, M_REPLAYED = MATCH_AGG.offsets("finished abandoned stalled replayed")
+M_ROUNDS, M_ROUNDS2, M_WINS, M_PLACE, M_PLACE2 = MATCH_AGG.offsets("rounds rounds2 wins place place2")
+M_DEALS = MATCH_AGG.offset("deals_hist")
 DEAL_BINS = MATCH_AGG.piece("deals_hist").bins
-M_SIZE = MATCH_AGG.size()
 
 
 @njit(cache=True, inline="always")

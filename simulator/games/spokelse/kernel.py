@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.engine.chunks import ChunkedBlock, chunk_njit
+from simulator.engine.chunks import RECORDS_UNIT, chunk_njit, chunk_of_block_nb, entry_points
 from simulator.engine.unmanaged import (
     keep_alive,
     unmanaged,
@@ -88,19 +88,23 @@ def play_match_nb(sids, params, card_value, target_half, seed, game, ws, err):
 
 
 @njit(cache=True, inline="always")
-def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
-    """Rounds ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
+def round_play_at_nb(sids, params, card_value, ws, err):
+    """The set-up of round play (RULES.md §3: in round simulations seat 1 deals and seat 0
+    starts; no match totals, no target): ``(at, n_params, no_rows, no_target, first_deal,
+    dealer)``, the arguments of ``play_round_nb`` but the seed and the game."""
     totals, no_log = ws[7], ws[9]
     totals[0] = 0
     totals[1] = 0
-    no_target = np.int64(0)  # typed as in play_match_nb, so that play_round_nb compiles once
-    first_deal = np.int64(0)
-    dealer = np.int64(1)
     at = round_at_nb(sids, params, card_value, totals, ws, err, no_log)
-    n_params = np.int64(params.shape[1])
-    no_rows = np.int64(0)
+    # int64 as in play_match_nb (not literals), so that play_round_nb compiles once
+    return at, np.int64(params.shape[1]), np.int64(0), np.int64(0), np.int64(0), np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def rounds_chunk_nb(sids, params, card_value, seed, g0, g1, agg, err, ws):
+    """Rounds ``[g0, g1)`` summed into ``agg``; ``ws`` is the unowned workspace (unowned_nb)."""
+    at, n_params, no_rows, no_target, first_deal, dealer = round_play_at_nb(sids, params, card_value, ws, err)
     for g in range(g0, g1):
-        # RULES.md §3: in round simulations seat 1 deals and seat 0 starts.
         s0, s1, turns, capped = play_round_nb(at, n_params, no_rows, no_target, seed, g, first_deal, dealer)
         if err[0] != 0:
             return
@@ -172,13 +176,8 @@ def records_chunk_nb(sids, params, rules_i, seed, unit, g0, g1, rec, err):
     card_value = ws[10]
     card_values_nb(rules_i, card_value)
     target_half = rules_i[13]
-    totals, out, no_log = ws[7], ws[8], ws[9]
-    no_target = np.int64(0)
-    first_deal = np.int64(0)
-    dealer = np.int64(1)
-    at = round_at_nb(sids, params, card_value, totals, ws, err, no_log)
-    n_params = np.int64(params.shape[1])
-    no_rows = np.int64(0)
+    out = ws[8]
+    at, n_params, no_rows, no_target, first_deal, dealer = round_play_at_nb(sids, params, card_value, ws, err)
     for g in range(g0, g1):
         row = rec[g - g0]
         if unit == 0:
@@ -209,20 +208,15 @@ def block_chunk_nb(sids, params, rules_i, rules_f, seed, unit, first, n, out, er
     ``err`` each).  ``unit`` 0 plays rounds, 1 matches, into aggregate row ``out[c]``; 2 and 3
     the same, one record row of ``out`` per game.  ``rules_i`` holds the rank values (13)
     and the match target, in half points; ``rules_f`` is unused."""
-    n_chunks = err.shape[0]
-    g0 = first + c * n // n_chunks
-    g1 = first + (c + 1) * n // n_chunks
-    if unit < 2:
+    g0, g1 = chunk_of_block_nb(first, n, err.shape[0], c)
+    if unit < RECORDS_UNIT:
         chunk_nb(sids, params, rules_i, seed, unit, g0, g1, out[c], err[c])
     else:
-        records_chunk_nb(sids, params, rules_i, seed, unit - 2, g0, g1, out[g0 - first : g1 - first], err[c])
+        rec = out[g0 - first : g1 - first]
+        records_chunk_nb(sids, params, rules_i, seed, unit - RECORDS_UNIT, g0, g1, rec, err[c])
 
 
-# Games [first, first + n) in err.shape[0] chunks: unit 0 plays rounds, 1 matches, one row of
-# aggregates (and of err) per chunk ...
-run_block_nb = ChunkedBlock(block_chunk_nb)
-# ... or the same games' records, one row of rec[:n] per game.
-records_block_nb = ChunkedBlock(block_chunk_nb, unit_offset=2)
+run_block_nb, records_block_nb = entry_points(block_chunk_nb)
 
 
 @njit(cache=True)

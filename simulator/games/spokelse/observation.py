@@ -62,25 +62,12 @@ PLACE = 1
 
 # Field offsets in ``obs``: declared, with what each field holds, as OBS in layout.py
 # (``print(OBS.markdown())`` lists them: offset, width, kind, meaning).
-PHASE = OBS.offset("phase")
-HAND = OBS.offset("hand")
-FROM_DISCARD = OBS.offset("from_discard")
-DISCARD_TOP = OBS.offset("discard_top")
-STOCK_LEFT = OBS.offset("stock_left")
-TURN = OBS.offset("turn")
-SEAT = OBS.offset("seat")
-MY_TOTAL = OBS.offset("my_total")
-OPP_TOTAL = OBS.offset("opp_total")
-TARGET = OBS.offset("target")
-HAND_VALUE = OBS.offset("hand_value")
-DISCARD_VALUE = OBS.offset("discard_value")
-HIGH = OBS.offset("high")
-HIGH_SLOT = OBS.offset("high_slot")
-UNKNOWN_SLOT = OBS.offset("unknown_slot")
-SLOT = OBS.offset("slot")
-SLOT_VALUE = OBS.offset("slot_value")
-OPP_SLOT = OBS.offset("opp_slot")
-VALUE = OBS.offset("value")
+PHASE, HAND, FROM_DISCARD, DISCARD_TOP, STOCK_LEFT, TURN, SEAT, MY_TOTAL, OPP_TOTAL, TARGET = OBS.offsets(
+    "phase hand from_discard discard_top stock_left turn seat my_total opp_total target"
+)
+HAND_VALUE, DISCARD_VALUE, HIGH, HIGH_SLOT, UNKNOWN_SLOT, SLOT, SLOT_VALUE, OPP_SLOT, VALUE = OBS.offsets(
+    "hand_value discard_value high high_slot unknown_slot slot slot_value opp_slot value"
+)
 UNSEEN = OBS.offset("unseen")
 OBS_SIZE = OBS.size()
 

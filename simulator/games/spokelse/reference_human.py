@@ -21,39 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.engine.rng import GOLDEN, MASK64, mix64
+from simulator.engine.rng import below_in, uniform_in
+from simulator.games.reference_player import human_values
 from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.reference_table import Table
 from simulator.games.spokelse.variants import N_SLOTS
-from strategies.registry import FORGET_AT, SLIP_AT
-
-
-def human_values(params: np.ndarray) -> tuple[float, float]:
-    """``(forget, slip)`` of a parameter row; ``(0, 0)`` when the row is too short to hold them."""
-    forget = float(params[FORGET_AT]) if len(params) > FORGET_AT else 0.0
-    slip = float(params[SLIP_AT]) if len(params) > SLIP_AT else 0.0
-    return forget, slip
-
-
-# --- draws from a seat's stream (its state in a one-element uint64 array) --------------
-
-
-def next_u64(rng: np.ndarray) -> int:
-    """docs/random-streams.md: ``state += GOLDEN; return mix64(state)``, on the array's state."""
-    state = (int(rng[0]) + GOLDEN) & MASK64
-    rng[0] = state
-    return mix64(state)
-
-
-def uniform(rng: np.ndarray) -> float:
-    """``(u64 >> 11) * 2^-53``: a uniform float in ``[0, 1)``."""
-    return (next_u64(rng) >> 11) * 2.0**-53
-
-
-def below(rng: np.ndarray, n: int) -> int:
-    """``((u64 >> 32) * n) >> 32``: a uniform integer in ``[0, n)``."""
-    return ((next_u64(rng) >> 32) * n) >> 32
-
 
 # --- forgetting ------------------------------------------------------------------------
 
@@ -79,7 +51,7 @@ def forget_card(table: Table, seat: int, card: int) -> None:
 def forget_cards(table: Table, seat: int, forget: float, rng: np.ndarray) -> list[int]:
     """The start of ``seat``'s turn with ``forget`` above 0: each card it knows but cannot
     see now is forgotten when its draw is below ``forget``.  Returns the forgotten cards."""
-    gone = [card for card in forgettable(table, seat) if uniform(rng) < forget]
+    gone = [card for card in forgettable(table, seat) if uniform_in(rng) < forget]
     for card in gone:
         forget_card(table, seat, card)
     return gone
@@ -90,7 +62,7 @@ def forget_cards(table: Table, seat: int, forget: float, rng: np.ndarray) -> lis
 
 def slips(slip: float, rng: np.ndarray) -> bool:
     """Before a decision: with ``slip`` above 0, one draw, True when it is below ``slip``."""
-    return slip > 0 and uniform(rng) < slip
+    return slip > 0 and uniform_in(rng) < slip
 
 
 def random_source(table: Table, rng: np.ndarray) -> Source:
@@ -98,17 +70,16 @@ def random_source(table: Table, rng: np.ndarray) -> Source:
     ``below(2)`` (0 the stock, 1 the discard pile)."""
     if not table.discard:
         return Source.STOCK
-    return Source(below(rng, 2))
+    return Source(below_in(rng, 2))
 
 
 def random_place(from_discard: bool, rng: np.ndarray) -> Place:
     """A uniformly random legal placement: a slot, ``below(4)``, for a card from the discard
     pile; a slot or throwing it away (4), ``below(5)``, for a stock card."""
-    return Place(below(rng, 4 if from_discard else 5))
+    return Place(below_in(rng, 4 if from_discard else 5))
 
 
 __all__ = [
-    "below",
     "forget_card",
     "forget_cards",
     "forgettable",
@@ -116,5 +87,4 @@ __all__ = [
     "random_place",
     "random_source",
     "slips",
-    "uniform",
 ]

@@ -10,32 +10,31 @@ a one-element uint64 array it draws from itself (``simulator.engine.rng.below_nb
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
-from collections.abc import Callable
-from typing import Protocol
 
 import numpy as np
 
 from simulator.engine.cards import N_RANKS, N_SUITS, rank_of
-from simulator.errors import IllegalMove
+from simulator.games.reference_player import IllegalAction, Player
+from simulator.games.reference_player import as_answer as as_action
 from simulator.games.spokelse import illegal as wording
 from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.reference_table import Table, other
 from simulator.games.spokelse.variants import N_SLOTS
 
-
-class IllegalAction(IllegalMove):
-    """A strategy answered with an action the rules do not allow."""
-
-
-class Player(Protocol):
-    """Anything that can sit at the table: a name, parameters and a decision function."""
-
-    name: str
-    params: np.ndarray
-    decide: Callable[[np.ndarray, np.ndarray, np.ndarray], int]
+__all__ = [
+    "IllegalAction",
+    "Player",
+    "as_action",
+    "ask",
+    "card_points_half",
+    "choose_place",
+    "choose_source",
+    "illegal",
+    "known_slot_values",
+    "observe",
+]
 
 
 # --- what a player sees ---------------------------------------------------------
@@ -101,14 +100,6 @@ def observe(table: Table, seat: int, phase: int, hand: int = -1, from_discard: b
 
 def ask(player: Player, obs: np.ndarray, rng: np.ndarray) -> object:
     return player.decide(obs, player.params, rng)
-
-
-def as_action(value: object) -> int | None:
-    """The answer as an int, or None when it is not an integer at all."""
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def illegal(player: Player, seat: int, message: str) -> IllegalAction:

@@ -58,6 +58,18 @@ def round_at_nb(sids, params, card_value, totals, ws, err, log):
     )
 
 
+@njit(cache=True, inline="always")
+def both_see_nb(obs, seen, card):
+    """Both players see ``card`` face up: each that did not know where it is counts one
+    fewer unseen card of its rank (branch-free: cards come in random order)."""
+    bit = np.uint64(1) << np.uint64(card)
+    q = UNSEEN_OF[card]
+    obs[0, q] -= np.int64((seen[0] & bit) == 0)
+    obs[1, q] -= np.int64((seen[1] & bit) == 0)
+    seen[0] |= bit
+    seen[1] |= bit
+
+
 @njit(cache=True)
 def play_round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer):
     """Play one round; return (score seat 0, score seat 1, turns, capped).
@@ -175,12 +187,7 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
                 obs[p, ob.DISCARD_TOP] = d
                 obs[p, ob.DISCARD_VALUE] = card_value[d]
                 if human:  # the card under it is face up again: both see it (they had, unless forgotten)
-                    bit = np.uint64(1) << np.uint64(d)
-                    q = UNSEEN_OF[d]
-                    obs[0, q] -= np.int64((seen[0] & bit) == 0)
-                    obs[1, q] -= np.int64((seen[1] & bit) == 0)
-                    seen[0] |= bit
-                    seen[1] |= bit
+                    both_see_nb(obs, seen, d)
             else:
                 obs[p, ob.DISCARD_TOP] = -1
                 obs[p, ob.DISCARD_VALUE] = -1
@@ -224,13 +231,7 @@ def round_nb(at, n_params, log_rows, target_half, seed, game, deal, dealer, huma
             return 0, 0, turns, 0
         pile[n_pile] = out
         n_pile += 1
-        # Both players see the card thrown face up (branch-free: cards come in random order).
-        bit = np.uint64(1) << np.uint64(out)
-        q = UNSEEN_OF[out]
-        obs[0, q] -= np.int64((seen[0] & bit) == 0)
-        obs[1, q] -= np.int64((seen[1] & bit) == 0)
-        seen[0] |= bit
-        seen[1] |= bit
+        both_see_nb(obs, seen, out)  # the card thrown face up
         if turns < log.shape[0]:
             log[turns, 0], log[turns, 1], log[turns, 2] = turns, p, a
             log[turns, 3], log[turns, 4], log[turns, 5] = c, b, out

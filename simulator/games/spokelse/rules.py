@@ -31,31 +31,23 @@ STOCK, DISCARD_PILE, THROW = 0, 1, 4
 FIRST_STOCK = 11  # deck[0..9] dealt, deck[10] the first discard, deck[11..51] the stock
 
 # The kernel's rows (error row, round and match aggregates), declared in layout.py.
-ERR_SIZE = ERR.size()
+ERR_SIZE, R_SIZE, M_SIZE = ERR.size(), ROUND_AGG.size(), MATCH_AGG.size()
 
-R_SUM = ROUND_AGG.offset("score_sum")  # + seat
-R_SUM2 = ROUND_AGG.offset("score_sum2")  # + seat
-R_WINS = ROUND_AGG.offset("wins")  # + seat
-R_TIES = ROUND_AGG.offset("ties")
-R_CAPPED = ROUND_AGG.offset("capped")
-R_TURNS = ROUND_AGG.offset("turns")
-R_CROSS = ROUND_AGG.offset("score_cross")
-R_HIST = ROUND_AGG.offset("score_hist")  # + seat * HIST_BINS + score
+# Round aggregates: R_SUM, R_SUM2 and R_WINS are + seat, R_HIST + seat * HIST_BINS + score.
+R_SUM, R_SUM2, R_CROSS, R_HIST = ROUND_AGG.offsets("score_sum score_sum2 score_cross score_hist")
+R_WINS, R_TIES, R_CAPPED, R_TURNS = ROUND_AGG.offsets("wins ties capped turns")
 HIST_BINS = ROUND_AGG.piece("score_hist").bins
-R_SIZE = ROUND_AGG.size()
 
-M_LOSSES = MATCH_AGG.offset("losses")  # + seat
-M_DRAWS = MATCH_AGG.offset("draws")
-M_ROUNDS = MATCH_AGG.offset("rounds")
-M_ROUNDS2 = MATCH_AGG.offset("rounds2")
-M_CAPPED = MATCH_AGG.offset("capped")
-M_TOTAL = MATCH_AGG.offset("total_sum")  # + seat
-M_TOTAL2 = MATCH_AGG.offset("total_sum2")  # + seat
-M_FIRST_DEALT = MATCH_AGG.offset("first_dealt")  # + seat
-M_FIRST_DEALER_LOST = MATCH_AGG.offset("first_dealer_lost")
-M_RHIST = MATCH_AGG.offset("rounds_hist")  # + rounds, the last bin that many or more
+# Match aggregates: M_LOSSES, M_TOTAL, M_TOTAL2 and M_FIRST_DEALT are + seat, M_RHIST
+# + rounds (the last of RHIST_BINS bins that many or more).
+M_LOSSES, M_DRAWS, M_FIRST_DEALT, M_FIRST_DEALER_LOST = MATCH_AGG.offsets(
+    "losses draws first_dealt first_dealer_lost"
+)
+M_ROUNDS, M_ROUNDS2, M_CAPPED, M_TOTAL, M_TOTAL2 = MATCH_AGG.offsets(
+    "rounds rounds2 capped total_sum total_sum2"
+)
+M_RHIST = MATCH_AGG.offset("rounds_hist")
 RHIST_BINS = MATCH_AGG.piece("rounds_hist").bins
-M_SIZE = MATCH_AGG.size()
 
 LOG_FIELDS = 6  # turn, seat, source, taken, place, discarded
 
