@@ -410,7 +410,9 @@ def test_outcomes_decode_seats_masks_lowest_and_equals():
 
 def test_offsets_are_those_of_the_pieces_named_in_that_order():
     layout = Layout("t", [Piece("a", "count"), Piece("b", "sum", "", 3), Piece("c", "value")])
-    assert layout.offsets("c a b") == (4, 0, 1) == (layout.offset("c"), layout.offset("a"), layout.offset("b"))
+    assert (
+        layout.offsets("c a b") == (4, 0, 1) == (layout.offset("c"), layout.offset("a"), layout.offset("b"))
+    )
     with pytest.raises(KeyError, match="has no piece 'd'"):
         layout.offsets("a d")
 
