@@ -64,6 +64,7 @@ NOT_COMPILED = (
     "profile.py",
     "presets.py",
     "advise.py",
+    "advise_text.py",
     "calibration_play.py",
     "memory_estimate.py",
 )
