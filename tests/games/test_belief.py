@@ -13,15 +13,16 @@ import simulator
 from simulator.games import get_game
 from simulator.kernels.specialise import specialised_kernel
 from strategies import parse_spec
+from strategies.registry import shipped_decides
 
 BASE = {"gris": "reader", "gris-nese": "follow"}
 CASES = ((0, 0, 0), (7, 3, 1), (2**63 - 1, 2**40 + 5, 2), (12345, 999_999, 0), (99, 12, 3))
 
 
 def kernel_moves(game, table, players, seed: int, index: int, deal: int) -> list[tuple[int, ...]]:
-    """The moves of one deal from the game's kernel specialised for ``players`` (as a run of
-    them compiles it), in the form ``Game.moves`` gives the reference's."""
-    decides = list(dict.fromkeys(p.family.decide for p in players))
+    """The moves of one deal from the kernel a run of ``players`` plays through (the copy
+    over every shipped strategy), in the form ``Game.moves`` gives the reference's."""
+    decides = shipped_decides(game.name)
     trace = specialised_kernel(game.kernel, decides).trace_round_nb
     sids = np.array([decides.index(p.family.decide) for p in players], np.int64)
     params = np.stack([p.params for p in players]).astype(np.float64)

@@ -42,12 +42,13 @@ from simulator.games.spokelse.observation import (
     Source,
 )
 from simulator.games.spokelse.rules import LOG_FIELDS
-from simulator.games.spokelse.strategies import expect_nb, search_nb, threshold_nb
+from simulator.games.spokelse.strategies import threshold_nb
 from simulator.games.spokelse.variants import TURN_CAP, Rules
 from simulator.kernels.specialise import specialised_kernel
 from simulator.running.setup import Setup
 from simulator.tabletop import Scripted, play
 from strategies import FORGET_AT, MAX_PARAMS, PARAM_ROW, Player, parse_spec
+from strategies.registry import shipped_decides
 
 RULES = Rules()
 VALUES = RULES.values_half()
@@ -354,7 +355,8 @@ def test_the_calibration_rounds_of_human_players_are_the_kernels(spec: str) -> N
 def test_the_duel_rounds_of_human_players_are_the_kernels() -> None:
     """The ladder's loop: a human shipped strategy and a forgetting search, in both seats."""
     opp = player("expect:forget=0.2,slip=0.05")
-    search_trace = specialised_kernel(kernel, [search_nb, expect_nb]).trace_round_nb
+    shipped = shipped_decides("spokelse")  # the copy a run with search plays through
+    search_trace = specialised_kernel(kernel, shipped).trace_round_nb
     for spec, kind in (
         ("threshold:k=4,forget=0.4,slip=0.1", BUILTIN),
         ("search:samples=4,forget=0.3,slip=0.1", SEARCH),
@@ -371,7 +373,7 @@ def test_the_duel_rounds_of_human_players_are_the_kernels() -> None:
                 if kind == BUILTIN:
                     run, sids = kernel.trace_round_nb, [p.family.builtin_id for p in seats]
                 else:
-                    run, sids = search_trace, ((0, 1) if seat == 0 else (1, 0))
+                    run, sids = search_trace, [shipped.index(p.family.decide) for p in seats]
                 _, s0, s1 = trace(run, sids, seats, seed=5, game=g)
                 mine, theirs = (s0, s1) if seat == 0 else (s1, s0)
                 assert (mine, theirs) == tuple(scores[g, seat]), (spec, g, seat)
