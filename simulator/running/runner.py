@@ -62,28 +62,25 @@ def resolve_kernel(game: Game, players: Sequence[Player]) -> Kernel:
         key = (message, id(game.kernel.run_block_nb))
         return Kernel(game.kernel.run_block_nb, sids, False, game.kernel.records_block_nb, message, key)
     message = kernel_message(game, players, builtin=False)
+    key = (message, *(id(f.decide) for f in fams))
     if not any(f.user for f in fams):
         # Shipped strategies only, some compiled on demand (``search``): one copy of the
         # kernel over all of them serves every such line-up, so it compiles once.
-        decides = shipped_decides(game.name)
-        sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
-        module = specialised_kernel(game.kernel, decides)
-        key = (message, id(module))
-        lock = getattr(module, "COMPILE_LOCK", None)
-        return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key, lock)
-    key = (message, *(id(f.decide) for f in fams))
-    decides, run_as, contained = [], [], []
-    for f in fams:
-        check_compiles(f)  # one clear line when a user strategy does not compile
-        if f.decide not in decides:
-            decides.append(f.decide)
-            # simulator/kernels/containment.py: bounds-checked, read-only inputs, exceptions trapped
-            user = f.user
-            run_as.append(checked_decide(f) if user else f.decide)
-            contained.append(user)
+        decides = run_as = shipped_decides(game.name)
+        contained = []
+    else:
+        decides, run_as, contained = [], [], []
+        for f in fams:
+            check_compiles(f)  # one clear line when a user strategy does not compile
+            if f.decide not in decides:
+                decides.append(f.decide)
+                # simulator/kernels/containment.py: bounds-checked, read-only inputs, exceptions trapped
+                user = f.user
+                run_as.append(checked_decide(f) if user else f.decide)
+                contained.append(user)
     sids = np.array([decides.index(f.decide) for f in fams], dtype=np.int64)
     module = specialised_kernel(game.kernel, run_as, tuple(contained))
-    lock = getattr(module, "COMPILE_LOCK", None)
+    lock = getattr(module, "COMPILE_LOCK", None)  # None: a copy for this process only
     return Kernel(module.run_block_nb, sids, True, module.records_block_nb, message, key, lock)
 
 
