@@ -61,6 +61,7 @@ NOT_COMPILED = (
     "illegal.py",
     "tabletop.py",
     "tabletop_advice.py",
+    "tabletop_belief.py",
     "profile.py",
     "presets.py",
     "advise.py",

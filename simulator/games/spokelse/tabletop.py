@@ -24,6 +24,7 @@ from simulator.games.spokelse import observation as ob
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import Place, Source
 from simulator.games.spokelse.tabletop_advice import HUMAN, Decision
+from simulator.games.spokelse.tabletop_belief import view_of
 from simulator.games.spokelse.variants import N_SLOTS, Rules
 from simulator.tabletop.console import Left, Seat, choose
 from simulator.tabletop.outcome import Outcome
@@ -47,6 +48,7 @@ class Human(HumanPlayer):
     rngs: Sequence[np.ndarray] = ()
     round: int = 0
     initial_discard: int = -1
+    dealt: tuple[int, int] = (-1, -1)  # your slots 0 and 1 as dealt (you looked at them)
 
     #: Cards face down as at a real table (``--face-down``): you see your slots 0 and 1 once as
     #: the round begins and every card while it is in your hand, then you must remember it.
@@ -75,9 +77,18 @@ class Human(HumanPlayer):
                 copy.deepcopy(table),
                 (self.rngs[0].copy(), self.rngs[1].copy()),
                 frozenset(public),
+                self.view(),
             )
         )
         return int(choice)
+
+    def view(self) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """Your view of the round so far, as the belief reads it (None off the table)."""
+        table = self.table
+        if table is None:
+            return None
+        deal, hist = view_of(table.turns, HUMAN, table.dealer, self.dealt, self.initial_discard)
+        return deal, hist, len(table.turns)
 
 
 # --- what you see -------------------------------------------------------------------
@@ -187,6 +198,7 @@ def play_round(
     initial_slots = (tuple(table.slots[0]), tuple(table.slots[1]))
     rngs = ref.decide_streams(seed, game, deal)
     human.table, human.rngs, human.round, human.initial_discard = table, rngs, deal, table.discard[-1]
+    human.dealt = (table.slots[HUMAN][0], table.slots[HUMAN][1])
     who = bot.family.name
     first = "you play" if ref.other(dealer) == HUMAN else f"{who} plays"
     seat.show(f"{'you deal' if dealer == HUMAN else f'{who} deals'}, {first} first.")

@@ -3,13 +3,15 @@ and what your choice cost where it differed.
 
 The cost of a decision is estimated by replaying the rest of its round from it, once with
 your choice and once with the advisor's, on ``samples`` continuations drawn from what you
-knew then: the cards you had not seen (your unknown slots, the opponent's hidden slots,
-both ghosts and the stock, in its order) are dealt afresh into the same places, uniformly
-(the opponent's earlier choices are not used to guess its hidden cards).  Both branches of
-a continuation play the same cards and the same decision streams; after the decision your
-seat is played by the advisor and the other seat by its own strategy.  The cost is the
-paired difference of (your round score minus the opponent's), in points, with a 95%
-normal interval: positive means your choice did worse.
+knew then.  By default they come from the belief (:mod:`.tabletop_belief`): the cards you
+had not seen are dealt as your opponent's play so far makes them likely, under a model of
+it (the bot itself when the belief can model it, tuned ``expect`` otherwise).  With
+``belief="uniform"`` they are dealt afresh into the same places (your unknown slots, the
+opponent's hidden slots, both ghosts and the stock, in its order) uniformly, as before.
+Both branches of a continuation play the same cards and the same decision streams; after
+the decision your seat is played by the advisor and the other seat by its own strategy.
+The cost is the paired difference of (your round score minus the opponent's), in points,
+with a 95% normal interval: positive means your choice did worse.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 
 from simulator.engine.cards import name
 from simulator.engine.formatting import plural
+from simulator.engine.rng import Stream
 from simulator.engine.stats import z_value
 from simulator.games.spokelse import reference as ref
 from simulator.games.spokelse.observation import (
@@ -35,6 +38,7 @@ from simulator.games.spokelse.observation import (
     Place,
     Source,
 )
+from simulator.games.spokelse.tabletop_belief import belief_model, belief_tables
 from simulator.games.spokelse.variants import N_SLOTS
 
 ADVICE_KEY = 0x5B0E1  # the advice's own sampling stream: it never touches the game's streams
@@ -53,6 +57,8 @@ class Decision:
     table: ref.Table  # the table as it stood (a copy), the card in hand included
     rngs: tuple[np.ndarray, np.ndarray]  # both seats' DECIDE streams as they stood
     public: frozenset[int]  # every card discarded so far in the round (seen by both)
+    # your view of the round so far, as the belief reads it (tabletop_belief.view_of): deal, hist, turns
+    view: tuple[np.ndarray, np.ndarray, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class Advice:
     cost: float | None = None  # points of round score difference; positive: yours did worse
     cost_ci: tuple[float, float] | None = None
     samples: int = 0
+    model: str | None = None  # the belief's model of the opponent; None: the uniform deal
 
 
 def advised_choice(advisor, d: Decision) -> int:
@@ -96,8 +103,14 @@ def resample(d: Decision, gen: np.random.Generator) -> ref.Table:
             stock[i] = c
     t.stock.clear()
     t.stock.extend(stock)
-    # What the opponent has seen: every card discarded so far and its own known slots (a bot
-    # that forgets starts the continuation remembering every discard: what it forgot is hidden).
+    return t
+
+
+def with_opponent_memory(d: Decision, t: ref.Table) -> ref.Table:
+    """``t`` with what the opponent has seen in it: every card discarded so far and its own
+    known slots (a bot that forgets starts the continuation remembering every discard: what
+    it forgot is hidden)."""
+    opp = 1 - HUMAN
     t.seen[opp] = set(d.public) | {t.slots[opp][i] for i in range(N_SLOTS) if t.knows_slot[opp][i]}
     return t
 
@@ -131,22 +144,45 @@ def play_out(d: Decision, table: ref.Table, choice: int, players: Sequence) -> i
     return mine - theirs
 
 
-def cost_of(d: Decision, advised: int, players: Sequence, samples: int, seed: int, k: int) -> Advice:
-    """The paired cost of your choice against the advisor's on ``samples`` continuations."""
-    gen = np.random.default_rng([ADVICE_KEY, seed & (2**63 - 1), k])
+def worlds(d: Decision, samples: int, seed: int, k: int, model: str | None) -> list[ref.Table]:
+    """The ``samples`` continuations' tables of decision ``k``: from the belief under
+    ``model``, or uniform (``model`` None)."""
+    if model is None:
+        gen = np.random.default_rng([ADVICE_KEY, seed & (2**63 - 1), k])
+        tables = [resample(d, gen) for _ in range(samples)]
+    else:
+        if d.view is None:
+            raise ValueError("a decision without its view of the round cannot be priced on the belief")
+        tables = belief_tables(
+            d.table, d.obs, d.view, model, samples, Stream(seed, 0, ADVICE_KEY, d.round, k)
+        )
+    return [with_opponent_memory(d, t) for t in tables]
+
+
+def cost_of(
+    d: Decision, advised: int, players: Sequence, samples: int, seed: int, k: int, model: str | None = None
+) -> Advice:
+    """The paired cost of your choice against the advisor's on ``samples`` continuations
+    (drawn from the belief under ``model``; uniform when it is None)."""
     diffs = np.empty(samples)
-    for j in range(samples):
-        world = resample(d, gen)
+    for j, world in enumerate(worlds(d, samples, seed, k, model)):
         yours = play_out(d, copy.deepcopy(world), d.choice, players)
         theirs = play_out(d, world, advised, players)
         diffs[j] = (yours - theirs) / 2  # half points to points
     mean = float(diffs.mean())
     half = z_value() * float(diffs.std(ddof=1)) / np.sqrt(samples) if samples > 1 else float("nan")
-    return Advice(d, advised, mean, (mean - half, mean + half), samples)
+    return Advice(d, advised, mean, (mean - half, mean + half), samples, model)
 
 
-def advise(decisions: Sequence[Decision], advisor, bot, *, samples: int, seed: int) -> list[Advice]:
-    """Every decision with the advisor's choice; the cost where they differ (``samples`` > 0)."""
+def advise(
+    decisions: Sequence[Decision], advisor, bot, *, samples: int, seed: int, belief: str = "model"
+) -> list[Advice]:
+    """Every decision with the advisor's choice; the cost where they differ (``samples`` > 0),
+    on continuations from the belief (``belief="model"``, its model chosen by
+    :func:`~.tabletop_belief.belief_model`) or from the uniform deal (``"uniform"``)."""
+    if belief not in ("model", "uniform"):
+        raise ValueError(f"belief must be 'model' or 'uniform', not {belief!r}")
+    model = belief_model(bot.spec) if belief == "model" else None
     players = [advisor, bot] if HUMAN == 0 else [bot, advisor]
     out = []
     for k, d in enumerate(decisions):
@@ -154,7 +190,7 @@ def advise(decisions: Sequence[Decision], advisor, bot, *, samples: int, seed: i
         if advised == d.choice or samples <= 0:
             out.append(Advice(d, advised))
         else:
-            out.append(cost_of(d, advised, players, samples, seed, k))
+            out.append(cost_of(d, advised, players, samples, seed, k, model))
     return out
 
 
@@ -182,6 +218,13 @@ def advice_lines(advice: Sequence[Advice], advisor: str) -> list[str]:
         f"Your {plural(len(advice), 'decisions')} against {advisor}'s: the same in {len(advice) - len(differ)}, "
         f"different in {len(differ)}."
     ]
+    priced = next((a for a in differ if a.cost is not None), None)
+    if priced is not None:
+        lines.append(
+            "   (the cards you had not seen dealt uniformly)"
+            if priced.model is None
+            else f"   (the cards you had not seen dealt as the play of {priced.model} makes them likely)"
+        )
     total, spread, known = 0.0, 0.0, 0
     for a in differ:
         d = a.decision
