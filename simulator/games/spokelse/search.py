@@ -38,13 +38,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.games.spokelse.expect import expect_play_nb
+from simulator.engine.unmanaged import address, float64_at, int64_at, uint64_at, unmanaged_row
+from simulator.games.spokelse.expect import expect_in_order_nb, expect_play_nb, value_order_nb
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
     FROM_DISCARD,
     HAND,
     HAND_VALUE,
+    OBS_SIZE,
     OPP_SLOT,
     PHASE,
     PLACE,
@@ -74,7 +76,7 @@ from simulator.games.spokelse.search_worlds import (
 from simulator.games.spokelse.variants import TURN_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show_discard_top_nb(wobs, p, pile, n_pile, card_value):
     """Set ``p``'s view of the discard top (card and value) from the pile's ``n_pile``
     cards, -1 for both when the pile is empty.
@@ -101,7 +103,7 @@ def _show_discard_top_nb(wobs, p, pile, n_pile, card_value):
         wobs[p, DISCARD_VALUE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _source_obs_nb(world, p, turns, card_value):
     """``p``'s observation at the start of its turn (the fields the kernel sets then)."""
     wobs, counts, pile = world[0], world[6], world[5]
@@ -114,7 +116,7 @@ def _source_obs_nb(world, p, turns, card_value):
     wobs[p, TURN] = turns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_nb(world, p, a, card_value):
     """``p`` takes the stock card (``a`` = STOCK) or the discard top; returns
     ``(card, from_discard)`` with ``p``'s observation in the PLACE phase."""
@@ -140,7 +142,7 @@ def _take_nb(world, p, a, card_value):
     return c, fd
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place_nb(world, p, c, fd, b, card_value):
     """``p`` swaps ``c`` into slot ``b`` (0-3) or throws it (THROW); the card out goes
     face up on the pile, seen by both."""
@@ -162,16 +164,59 @@ def _place_nb(world, p, c, fd, b, card_value):
             seen[s] |= bit
 
 
+@njit(cache=True, inline="always")
+def world_at_nb(world):
+    """The addresses of a world's arrays (:func:`new_world_nb`'s order)."""
+    return (
+        address(world[0]),
+        address(world[1]),
+        address(world[2]),
+        address(world[3]),
+        address(world[4]),
+        address(world[5]),
+        address(world[6]),
+    )
+
+
 @njit(cache=True)
 def play_out_nb(world, me, first, card_value, base, rng):
     """Play ``world`` to the end of the round: ``me`` answers the pending decision with
     ``first``, then ``expect`` (parameters ``base``) plays both seats (RULES.md §3: the
-    round ends with the turn that draws the last stock card, or at the turn cap)."""
+    round ends with the turn that draws the last stock card, or at the turn cap).
+
+    The turns are played by :func:`_play_out_at_nb` on views made from the arrays'
+    addresses, as the kernel's round is (round.py): the views have no owner, so the turn
+    loop counts no references (passing the world's arrays to a helper costs two atomic
+    operations per array and call, more than the rest of a turn).  The caller's arrays
+    stay alive for the call."""
+    _play_out_at_nb(world_at_nb(world), me, first, address(card_value), address(base), base.shape[0])
+
+
+@njit(cache=True)
+def _play_out_at_nb(at, me, first, card_value_at, base_at, n_base):
+    """:func:`play_out_nb` on the arrays at the addresses ``at`` (a world), ``card_value_at``
+    and ``base_at`` (``n_base`` parameters).  ``expect`` draws nothing, so the stream is
+    not needed; its decisions are :func:`expect_in_order_nb`'s, the ranks sorted by
+    value once for the playout."""
+    world = (
+        int64_at(at[0], (2, OBS_SIZE)),
+        uint64_at(at[1], (2,)),
+        int64_at(at[2], (2, 4)),
+        int64_at(at[3], (2,)),
+        int64_at(at[4], (52,)),
+        int64_at(at[5], (52,)),
+        int64_at(at[6], (3,)),
+    )
+    card_value = int64_at(card_value_at, (52,))
+    base = float64_at(base_at, (n_base,))
     wobs, counts = world[0], world[6]
+    rows = (unmanaged_row(wobs, 0), unmanaged_row(wobs, 1))
+    order = np.empty(13, np.int64)  # the ranks by value, the same for both seats all round
+    value_order_nb(rows[me], order)
     turns = wobs[me, TURN]
     if wobs[me, PHASE] == SOURCE:
         c, fd = _take_nb(world, me, first, card_value)
-        b = expect_play_nb(wobs[me], base, rng)
+        b = expect_in_order_nb(rows[me], base, order)
     else:
         c, fd = wobs[me, HAND], wobs[me, FROM_DISCARD]
         b = first
@@ -181,9 +226,9 @@ def play_out_nb(world, me, first, card_value, base, rng):
     while counts[2] < counts[0] and turns < TURN_CAP:
         p = 1 - p
         _source_obs_nb(world, p, turns, card_value)
-        a = expect_play_nb(wobs[p], base, rng)
+        a = expect_in_order_nb(rows[p], base, order)
         c, fd = _take_nb(world, p, a, card_value)
-        b = expect_play_nb(wobs[p], base, rng)
+        b = expect_in_order_nb(rows[p], base, order)
         _place_nb(world, p, c, fd, b, card_value)
         turns += 1
 

@@ -36,7 +36,7 @@ def legal_nb(obs, legal):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot_summaries_nb(row, card_value):
     """Fill an observation row's SLOT_VALUE, HIGH, HIGH_SLOT and UNKNOWN_SLOT from its SLOT fields.
 

@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 
 from simulator.engine.cards import N_RANKS, N_SUITS, parse_card, rank_of
 from simulator.engine.rng import Stream
-from simulator.games.spokelse.expect import reservation_nb
+from simulator.games.spokelse import observation as ob
+from simulator.games.spokelse.expect import (
+    expect_in_order_nb,
+    expect_play_nb,
+    reservation_in_order_nb,
+    reservation_nb,
+    value_order_nb,
+)
 from simulator.games.spokelse.observation import (
     DISCARD_TOP,
     DISCARD_VALUE,
@@ -416,6 +423,53 @@ def test_reservation_counts_the_opponents_hidden_slots() -> None:
 
 def test_reservation_is_lowest_when_no_slot_needs_filling() -> None:
     assert reservation_nb(make_obs(["♠8", "♥8", "♦8", "♣8"], top="♥K"), 5.0) == 0
+
+
+def random_observations(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` observation rows with random unseen counts, known slots, public opponent slots,
+    phases, cards in hand and discard tops under both jack rules and a value table with
+    ties, and as many ``turns``."""
+    gen = np.random.default_rng(seed)
+    rows = np.full((n, ob.OBS_SIZE), -1, np.int64)
+    for k, o in enumerate(rows):
+        values = (JACK_11 if k % 2 else Rules()).values_half()
+        if k % 4 == 3:  # a value table with ties (no shipped rule has one, the layout allows it)
+            values = np.minimum(values, 20)
+        o[ob.VALUE : ob.VALUE + 13] = values
+        o[ob.UNSEEN : ob.UNSEEN + 13] = gen.integers(0, 5, 13) * (gen.random(13) < 0.8)
+        o[ob.OPP_SLOT : ob.OPP_SLOT + 4] = np.where(gen.random(4) < 0.3, 5, -1)
+        known = gen.random(4) < 0.5
+        o[ob.SLOT_VALUE : ob.SLOT_VALUE + 4] = np.where(known, gen.choice(values, 4), -1)
+        o[ob.SLOT : ob.SLOT + 4] = np.where(known, 0, -1)
+        h = o[ob.SLOT_VALUE : ob.SLOT_VALUE + 4].max()
+        o[ob.HIGH], o[ob.HIGH_SLOT] = (
+            (h, int(np.argmax(o[ob.SLOT_VALUE : ob.SLOT_VALUE + 4]))) if h >= 0 else (-1, -1)
+        )
+        o[ob.UNKNOWN_SLOT] = int(np.argmax(~known)) if not known.all() else -1
+        o[ob.PHASE] = k % 3 == 0
+        o[ob.STOCK_LEFT] = gen.integers(0, 42)
+        o[ob.DISCARD_VALUE] = gen.choice(values) if gen.random() < 0.9 else -1
+        o[ob.HAND_VALUE] = gen.choice(values)
+        o[ob.FROM_DISCARD] = gen.random() < 0.3
+    turns = gen.choice([0.0, 1.0, 2.84, 5.68, 14.2, 30.0], n) * gen.integers(0, 3, n)
+    return rows, turns
+
+
+def test_the_playouts_reservation_and_decisions_are_expects_own() -> None:
+    """search's playouts decide with the ranks sorted by value once (expect_in_order_nb):
+    the same reservation value and the same answer as expect on every observation."""
+    rows, turns = random_observations(20_000, 3)
+    order = np.empty(13, np.int64)
+    params = np.array([1.0, 2.8417279406896636, 0.5, 26.0])
+    answers = set()
+    for o, t in zip(rows, turns, strict=True):
+        value_order_nb(o, order)
+        assert [o[ob.VALUE + r] for r in order] == sorted(o[ob.VALUE : ob.VALUE + 13])
+        assert reservation_in_order_nb(o, t, order) == reservation_nb(o, t)
+        a = expect_in_order_nb(o, params, order)
+        assert a == expect_play_nb(o, params, rng())
+        answers.add(int(a))
+    assert answers >= {0, 1, 4}  # both sources and throwing away, not one answer everywhere
 
 
 # The source.
