@@ -15,7 +15,6 @@ from simulator.engine.rng import (
     lognormal_at_nb,
     row_salt_nb,
     salted_nb,
-    shuffle_nb,
     stream_base_nb,
     stream_key_at_nb,
 )
@@ -26,6 +25,7 @@ from simulator.engine.unmanaged import (
     int64_at,
     uint64_at,
 )
+from simulator.games.gris.deal import deal_rows_nb, shuffled_deck_nb
 from simulator.games.gris.human import (
     SLIP_OFFSET,
     claimed_nb,
@@ -40,13 +40,12 @@ from simulator.games.gris.rules import (
     EXCHANGE_EVENT,
     LOG_FIELDS,
     PASS_EVENT,
-    deal_nb,
-    dealt_signallers_nb,
     locate_cards_nb,
     one_suit_nb,
     pass_card_nb,
     receive_nb,
     show_hand_nb,
+    six_seat_nb,
     stock_start_nb,
 )
 from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
@@ -100,6 +99,7 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, given):
         address(ws[8]),  # hands
         address(ws[9]),  # claims
         address(ws[10]),  # human
+        address(ws[11]),  # draws
     )
 
 
@@ -146,9 +146,10 @@ def play_round_nb(
         for i in range(N_CARDS):
             deck[i] = given[i]
     else:
-        rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
-        shuffle_nb(rng_cell_nb(rng_at, 0), deck)
-    six = deal_nb(deck, n, dealer, obs, hands, owner, straight)
+        draws = int64_at(at[18], (N_CARDS,))
+        rng[0] = shuffled_deck_nb(stream_key_at_nb(base, DEAL, deal, 0), deck, draws)
+    six = six_seat_nb(dealer, n)
+    dealt = deal_rows_nb(deck, n, six, obs, hands, owner, straight, signallers)
     stock0 = stock_start_nb(n)
     n_stock = N_CARDS - stock0
     head = 0
@@ -156,7 +157,7 @@ def play_round_nb(
     passes = 0
     stalled = 0
     # RULES.md §1: several players dealt a complete five-card hand all signal together.
-    if dealt_signallers_nb(obs, n, six, signallers) == 0:
+    if dealt == 0:
         for s in range(n):  # docs/random-streams.md: a copy's salt moves its stream (0: as keyed)
             salt = row_salt_nb(params_row_nb(params_at, s, width), width)
             rng[1 + s] = salted_nb(stream_key_at_nb(base, DECIDE, deal, s), salt)
