@@ -11,8 +11,6 @@ from numba import carray, njit
 from simulator.engine.rng import (
     DEAL,
     DECIDE,
-    REACT,
-    lognormal_at_nb,
     row_salt_nb,
     salted_nb,
     stream_base_nb,
@@ -49,6 +47,7 @@ from simulator.games.gris.rules import (
     stock_start_nb,
 )
 from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
+from simulator.games.gris.touch import reaction_times_nb
 from simulator.games.gris.variants import MAX_SEATS
 
 N_CARDS = 52
@@ -100,6 +99,7 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, given):
         address(ws[9]),  # claims
         address(ws[10]),  # human
         address(ws[11]),  # draws
+        address(ws[12]),  # cosines (touch.py)
     )
 
 
@@ -227,12 +227,11 @@ def play_round_nb(
     # RULES.md §4 (simulator/engine/reaction.py): every seat draws its reaction from its own REACT
     # stream; signallers touch at it, the others that long after the first touch; the last to
     # touch gets the next letter (an exact tie: the lowest seat).
+    reaction_times_nb(base, deal, n, medians, sigmas, times, float64_at(at[19], (MAX_SEATS,)))
     first = np.inf
     for s in range(n):
-        t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
-        times[s] = t
-        if signallers[s] and t < first:
-            first = t
+        if signallers[s] and times[s] < first:
+            first = times[s]
     loser = 0
     for s in range(n):
         if not signallers[s]:

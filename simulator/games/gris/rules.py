@@ -327,7 +327,8 @@ def workspace_nb():
     claims = np.zeros(MAX_SEATS, np.uint64)  # the cards a seat that forgets remembers passing (human.py)
     human = np.zeros(2 * MAX_SEATS, np.float64)  # each seat's forget, then each seat's slip (human.py)
     draws = np.empty(N_CARDS, np.int64)  # the shuffle's draws, made before its swaps (deal.py)
-    return (deck, obs, owner, straight, rng, times, signallers, seats, hands, claims, human, draws)
+    cosines = np.empty(MAX_SEATS, np.float64)  # scratch of the reaction times (touch.py)
+    return (deck, obs, owner, straight, rng, times, signallers, seats, hands, claims, human, draws, cosines)
 
 
 @njit(cache=True)
