@@ -66,6 +66,11 @@ def params_row_nb(addr, seat, width):
 
 
 @njit(cache=True, inline="always")
+def int8_at_nb(addr, size):
+    return carray(_address_as_void_pointer(addr), (size,), dtype=np.int8)
+
+
+@njit(cache=True, inline="always")
 def rng_cell_nb(addr, i):
     return carray(_address_as_void_pointer(addr + i * 8), (1,), dtype=np.uint64)
 
@@ -129,8 +134,8 @@ def play_round_nb(
     log = int64_at(at[5], (log_rows, LOG_FIELDS))
     deck = int64_at(at[8], (N_CARDS,))
     obs = int64_at(at[9], (MAX_SEATS, OBS_SIZE))
-    owner = int64_at(at[10], (N_CARDS + 1,))
-    straight = int64_at(at[11], (N_CARDS + 1,))
+    owner = int8_at_nb(at[10], N_CARDS + 1)
+    straight = int8_at_nb(at[11], N_CARDS + 1)
     rng = uint64_at(at[12], (MAX_SEATS + 2,))
     times = float64_at(at[13], (MAX_SEATS,))
     signallers = int64_at(at[14], (MAX_SEATS,))
