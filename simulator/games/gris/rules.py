@@ -235,9 +235,11 @@ def pass_card_nb(row, hands, owner, straight, seat, card):
     was_straight = straight[card]  # k is never the card when keeps holds
     take_card_nb(row, hands, seat, card)
     straight[k] &= ~np.int64(keeps)
-    starts = (o < 0) | (o == seat)
-    owner[card] = seat if starts else o
-    straight[card] = 1 if starts else was_straight
+    starts = np.int64((o < 0) | (o == seat))
+    # Arithmetic, not `seat if starts else o`: that is compiled to a store on one side of a
+    # branch, which goes as the cards do.
+    owner[card] = o + (seat - o) * starts
+    straight[card] = was_straight | starts
     row[MY_PASSES] += 1
     row[PASSED_SUIT + suit_nb(card)] += 1
     row[INCOMING] = -1

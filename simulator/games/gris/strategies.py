@@ -30,11 +30,13 @@ from simulator.games.gris.choices import (
     below_of_nb,
     card_of_suit_except_nb,
     card_of_suit_nb,
+    either_nb,
     most_held_nb,
     nth_flagged_nb,
     pass_avoiding_nb,
     pass_of_suit_nb,
     pick_nb,
+    suit_start_nb,
 )
 from simulator.games.gris.observation import (
     HAND,
@@ -91,13 +93,13 @@ def greedy_nb(obs, params, rng):
     g2 = np.int64(c2 == low) & ~np.int64(equal & (target == 2))
     g3 = np.int64(c3 == low) & ~np.int64(equal & (target == 3))
     k2 = g0 + g1 + g2 + g3
-    suit = nth_flagged_nb(g0, g1, g2, below_of_nb(z2 if drew else z1, k2))
-    used = drew + np.int64(k2 > 1)
-    z = z1 if used == 0 else (z2 if used == 1 else z3)
+    za, zb = either_nb(drew, z1, z2), either_nb(drew, z2, z3)  # the draws after the target's
+    suit = nth_flagged_nb(g0, g1, g2, below_of_nb(za, k2))
+    second = np.int64(k2 > 1)
     # card_of_suit_nb: the suit's cards follow those of the lower suits in the hand.
-    start = c0 * np.int64(suit > 0) + c1 * np.int64(suit > 1) + c2 * np.int64(suit > 2)
-    rng[0] = advanced_nb(state, used + np.int64(low > 1))
-    return obs[HAND + start + below_of_nb(z, low)]
+    start = suit_start_nb(c0, c1, c2, suit) + below_of_nb(either_nb(second, za, zb), low)
+    rng[0] = advanced_nb(state, drew + second + np.int64(low > 1))
+    return obs[HAND + start]
 
 
 @njit(cache=True, forceinline=True)
