@@ -100,7 +100,10 @@ def deal_rows_nb(deck, n, six, obs, hands, owner, straight, signallers):
         signals = complete & (s != six)
         signallers[s] = np.int64(signals)
         dealt += np.int64(signals)
+    # RULES.md §1: a card has no owner until it is passed.  (Two loops, each a few vector
+    # stores of bytes; one loop over both arrays is 106 stores.)
     for c in range(N_CARDS + 1):
-        owner[c] = -1  # RULES.md §1: a card has no owner until it is passed
+        owner[c] = -1
+    for c in range(N_CARDS + 1):
         straight[c] = 0
     return dealt
