@@ -144,8 +144,8 @@ def avoiding_from_nb(obs, target, za, zb):
 def pass_avoiding_nb(obs, target, rng):
     """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
     uniformly at random), the card within it uniformly at random; if every card is of the
-    target suit, a uniformly random card.  (Its draws are made ahead, :func:`ahead_nb`: the
-    branches on the counts were mispredicted at every other decision.)"""
+    target suit, a uniformly random card.  (Its draws are made ahead, :func:`ahead_nb`:
+    branches on the counts go as the cards do, and are mispredicted.)"""
     state = rng[0]
     card, used = avoiding_from_nb(obs, target, ahead_nb(state, 1), ahead_nb(state, 2))
     rng[0] = advanced_nb(state, used)
