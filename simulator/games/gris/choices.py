@@ -8,10 +8,50 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.cards import N_RANKS
-from simulator.engine.rng import below_nb
+from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
 from simulator.games.gris.observation import HAND, INCOMING, MAX_HAND, PASSES, SUIT_COUNT
 
 NO_SUIT = -1
+_GOLDEN = np.uint64(GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def ahead_nb(state, k):
+    """The ``k``-th draw ahead (from 1) of a stream whose state is ``state``: ``next_u64()``
+    as it will return it, without advancing anything.  A choice that may or may not draw
+    computes its draws ahead (they do not depend on what is chosen), picks among them
+    without branches and advances the state once by the draws it used."""
+    return mix64_nb(state + np.uint64(k) * _GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def below_of_nb(z, m):
+    """``below(m)`` from the draw ``z`` (0 for ``m`` = 1, where ``below`` is not drawn)."""
+    return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def either_nb(flag, no, yes):
+    """``yes`` if ``flag`` (0/1) else ``no``, as bit operations: the compiler makes a
+    condition on random counts a branch, mispredicted half the time, and computes the draw
+    it selects only on one side of it."""
+    mask = np.uint64(0) - np.uint64(flag)
+    return no ^ ((no ^ yes) & mask)
+
+
+@njit(cache=True, inline="always")
+def suit_start_nb(c0, c1, c2, suit):
+    """Where ``suit``'s cards start in the hand, given the counts of suits 0, 1 and 2 (the
+    hand is in ascending code): the prefix sums packed in a word, shifted out, no branch."""
+    packed = (np.uint64(c0) << np.uint64(8)) | (np.uint64(c0 + c1) << np.uint64(16))
+    packed |= np.uint64(c0 + c1 + c2) << np.uint64(24)
+    return np.int64((packed >> np.uint64(8 * suit)) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always")
+def advanced_nb(state, draws):
+    """The state of a stream after ``draws`` more draws."""
+    return state + np.uint64(draws) * _GOLDEN
 
 
 @njit(cache=True, inline="always")
@@ -79,22 +119,37 @@ def held_or_none_nb(obs, s, target):
     return c if (c > 0) & (s != target) else MAX_HAND + 1
 
 
-@njit(cache=True, forceinline=True)
-def pass_avoiding_nb(obs, target, rng):
-    """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
-    uniformly at random), the card within it uniformly at random; if every card is of the
-    target suit, a uniformly random card."""
+@njit(cache=True, inline="always")
+def avoiding_from_nb(obs, target, za, zb):
+    """:func:`pass_avoiding_nb` on its next two draws ``za``, ``zb`` (:func:`ahead_nb`): the
+    card, and how many of the two it used (a choice among one option draws nothing)."""
+    c0, c1, c2 = obs[SUIT_COUNT], obs[SUIT_COUNT + 1], obs[SUIT_COUNT + 2]
     d0 = held_or_none_nb(obs, 0, target)
     d1 = held_or_none_nb(obs, 1, target)
     d2 = held_or_none_nb(obs, 2, target)
     d3 = held_or_none_nb(obs, 3, target)
     least = min(min(d0, d1), min(d2, d3))
-    if least > MAX_HAND:
-        return obs[HAND + below_nb(rng, MAX_HAND)]
-    s = pick_nb(
-        np.int64(d0 == least), np.int64(d1 == least), np.int64(d2 == least), np.int64(d3 == least), rng
-    )
-    return card_of_suit_nb(obs, s, least, rng)
+    if least > MAX_HAND:  # every card of the target suit: one below(6)
+        return obs[HAND + below_of_nb(za, MAX_HAND)], np.int64(1)
+    f0, f1, f2 = np.int64(d0 == least), np.int64(d1 == least), np.int64(d2 == least)
+    k = f0 + f1 + f2 + np.int64(d3 == least)
+    s = nth_flagged_nb(f0, f1, f2, below_of_nb(za, k))
+    used = np.int64(k > 1)
+    # card_of_suit_nb: the suit's cards follow those of the lower suits in the hand.
+    start = suit_start_nb(c0, c1, c2, s) + below_of_nb(either_nb(used, za, zb), least)
+    return obs[HAND + start], used + np.int64(least > 1)
+
+
+@njit(cache=True, forceinline=True)
+def pass_avoiding_nb(obs, target, rng):
+    """RULES.md §5: a card of the non-target suit held least (among suits held; a tie
+    uniformly at random), the card within it uniformly at random; if every card is of the
+    target suit, a uniformly random card.  (Its draws are made ahead, :func:`ahead_nb`:
+    branches on the counts go as the cards do, and are mispredicted.)"""
+    state = rng[0]
+    card, used = avoiding_from_nb(obs, target, ahead_nb(state, 1), ahead_nb(state, 2))
+    rng[0] = advanced_nb(state, used)
+    return card
 
 
 @njit(cache=True, forceinline=True)

@@ -11,11 +11,8 @@ from numba import carray, njit
 from simulator.engine.rng import (
     DEAL,
     DECIDE,
-    REACT,
-    lognormal_at_nb,
     row_salt_nb,
     salted_nb,
-    shuffle_nb,
     stream_base_nb,
     stream_key_at_nb,
 )
@@ -26,6 +23,7 @@ from simulator.engine.unmanaged import (
     int64_at,
     uint64_at,
 )
+from simulator.games.gris.deal import deal_rows_nb, shuffled_deck_nb
 from simulator.games.gris.human import (
     SLIP_OFFSET,
     claimed_nb,
@@ -40,16 +38,16 @@ from simulator.games.gris.rules import (
     EXCHANGE_EVENT,
     LOG_FIELDS,
     PASS_EVENT,
-    deal_nb,
-    dealt_signallers_nb,
     locate_cards_nb,
     one_suit_nb,
     pass_card_nb,
     receive_nb,
     show_hand_nb,
+    six_seat_nb,
     stock_start_nb,
 )
 from simulator.games.gris.strategies import decide_builtin_nb as decide_nb
+from simulator.games.gris.touch import reaction_times_nb
 from simulator.games.gris.variants import MAX_SEATS
 
 N_CARDS = 52
@@ -65,6 +63,11 @@ def obs_row_nb(addr, seat):
 @njit(cache=True, inline="always")
 def params_row_nb(addr, seat, width):
     return carray(_address_as_void_pointer(addr + seat * (width * 8)), (width,), dtype=np.float64)
+
+
+@njit(cache=True, inline="always")
+def int8_at_nb(addr, size):
+    return carray(_address_as_void_pointer(addr), (size,), dtype=np.int8)
 
 
 @njit(cache=True, inline="always")
@@ -100,6 +103,8 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log, snap, given):
         address(ws[8]),  # hands
         address(ws[9]),  # claims
         address(ws[10]),  # human
+        address(ws[11]),  # draws
+        address(ws[12]),  # cosines (touch.py)
     )
 
 
@@ -129,8 +134,8 @@ def play_round_nb(
     log = int64_at(at[5], (log_rows, LOG_FIELDS))
     deck = int64_at(at[8], (N_CARDS,))
     obs = int64_at(at[9], (MAX_SEATS, OBS_SIZE))
-    owner = int64_at(at[10], (N_CARDS + 1,))
-    straight = int64_at(at[11], (N_CARDS + 1,))
+    owner = int8_at_nb(at[10], N_CARDS + 1)
+    straight = int8_at_nb(at[11], N_CARDS + 1)
     rng = uint64_at(at[12], (MAX_SEATS + 2,))
     times = float64_at(at[13], (MAX_SEATS,))
     signallers = int64_at(at[14], (MAX_SEATS,))
@@ -146,9 +151,10 @@ def play_round_nb(
         for i in range(N_CARDS):
             deck[i] = given[i]
     else:
-        rng[0] = stream_key_at_nb(base, DEAL, deal, 0)
-        shuffle_nb(rng_cell_nb(rng_at, 0), deck)
-    six = deal_nb(deck, n, dealer, obs, hands, owner, straight)
+        draws = int64_at(at[18], (N_CARDS,))
+        rng[0] = shuffled_deck_nb(stream_key_at_nb(base, DEAL, deal, 0), deck, draws)
+    six = six_seat_nb(dealer, n)
+    dealt = deal_rows_nb(deck, n, six, obs, hands, owner, straight, signallers)
     stock0 = stock_start_nb(n)
     n_stock = N_CARDS - stock0
     head = 0
@@ -156,7 +162,7 @@ def play_round_nb(
     passes = 0
     stalled = 0
     # RULES.md §1: several players dealt a complete five-card hand all signal together.
-    if dealt_signallers_nb(obs, n, six, signallers) == 0:
+    if dealt == 0:
         for s in range(n):  # docs/random-streams.md: a copy's salt moves its stream (0: as keyed)
             salt = row_salt_nb(params_row_nb(params_at, s, width), width)
             rng[1 + s] = salted_nb(stream_key_at_nb(base, DECIDE, deal, s), salt)
@@ -226,12 +232,11 @@ def play_round_nb(
     # RULES.md §4 (simulator/engine/reaction.py): every seat draws its reaction from its own REACT
     # stream; signallers touch at it, the others that long after the first touch; the last to
     # touch gets the next letter (an exact tie: the lowest seat).
+    reaction_times_nb(base, deal, n, medians, sigmas, times, float64_at(at[19], (MAX_SEATS,)))
     first = np.inf
     for s in range(n):
-        t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
-        times[s] = t
-        if signallers[s] and t < first:
-            first = t
+        if signallers[s] and times[s] < first:
+            first = times[s]
     loser = 0
     for s in range(n):
         if not signallers[s]:

@@ -20,7 +20,7 @@ The state of a round:
   swap at ``head``.
 * ``owner[card]`` (-1 for none) and ``straight[card]`` (0/1) describe the
   card's current trip (the circulation rule); both have a spare last slot,
-  ``NO_CARD_SLOT``, written to when there is no card.
+  ``NO_CARD_SLOT``, written to when there is no card (int8 in the workspace).
 * ``claims[seat]`` and ``human`` (each seat's forget and slip) serve players who
   forget and slip; they are kept by :mod:`simulator.games.gris.human`.
 """
@@ -114,16 +114,10 @@ def add_card_nb(row, hands, seat, card):
 
 
 @njit(cache=True, inline="always")
-def remove_card_nb(row, hands, seat, card):
-    """Take ``card`` out of ``seat``'s hand; False (and nothing changes) if it is not there."""
-    if card < 0 or card >= N_CARDS:
-        return False
-    b = bit_nb(card)
-    if hands[seat] & b == 0:
-        return False
-    hands[seat] ^= b
+def take_card_nb(row, hands, seat, card):
+    """Take ``card``, which ``seat`` holds, out of its hand (``row``: its observation row)."""
+    hands[seat] ^= bit_nb(card)
     row[SUIT_COUNT + suit_nb(card)] -= 1
-    return True
 
 
 @njit(cache=True, inline="always")
@@ -226,20 +220,26 @@ def pass_card_nb(row, hands, owner, straight, seat, card):
     stops being on a straight trip; a card passed after being dealt or drawn, or
     passed on by its owner, starts a new straight trip with ``seat`` as its owner.
     """
-    if not remove_card_nb(row, hands, seat, card):
+    if card < 0 or card >= N_CARDS or hands[seat] & bit_nb(card) == 0:
         return False
-    # (Written without branches: which way these go is as random as the cards.)
+    # Every read before the first write: a write's address waits on the card, and a read
+    # after it would wait too.  (Written without branches: which way these go is as random
+    # as the cards.)
     kept = row[INCOMING]
     k = kept if kept >= 0 else NO_CARD_SLOT
     # RULES.md §1: somebody kept it for a turn (passed a different card): the trip is not straight.
     keeps = (kept != card) & (row[INCOMING_DRAWN] == 0) & (owner[k] != seat)
-    straight[k] &= ~np.int64(keeps)
     # RULES.md §1: the owner is who passed it when its trip started: the first pass after it
     # was dealt or drawn, and again each time its owner passes it on.
     o = owner[card]
-    starts = (o < 0) | (o == seat)
-    owner[card] = seat if starts else o
-    straight[card] = 1 if starts else straight[card]
+    was_straight = straight[card]  # k is never the card when keeps holds
+    take_card_nb(row, hands, seat, card)
+    straight[k] &= ~np.int64(keeps)
+    starts = np.int64((o < 0) | (o == seat))
+    # Arithmetic, not `seat if starts else o`: that is compiled to a store on one side of a
+    # branch, which goes as the cards do.
+    owner[card] = o + (seat - o) * starts
+    straight[card] = was_straight | starts
     row[MY_PASSES] += 1
     row[PASSED_SUIT + suit_nb(card)] += 1
     row[INCOMING] = -1
@@ -276,8 +276,9 @@ def receive_nb(row, hands, owner, straight, circulation, deck, stock0, n_stock, 
     (RULES.md §1; not a pass), if the owner claims it (``claimed``: it remembers passing
     it, always true of a player who does not forget; ``human.claimed_nb``).  Returns
     ``(drawn, head)``: the drawn card, or -1 if there was no exchange."""
+    exchanged = claimed and exchanged_nb(circulation, owner, straight, card, seat)
     row[RECEIVED_SUIT + suit_nb(card)] += 1  # counted when received, even if exchanged
-    if claimed and exchanged_nb(circulation, owner, straight, card, seat):
+    if exchanged:
         drawn, head = stock_swap_nb(deck, stock0, n_stock, head, card)
         owner[drawn] = -1  # RULES.md §1: the drawn card has no owner until it is passed
         straight[drawn] = 0
@@ -317,8 +318,9 @@ def first_dealer_nb(seed, game, n, rng):
 def workspace_nb():
     deck = np.empty(N_CARDS, np.int64)
     obs = np.empty((MAX_SEATS, OBS_SIZE), np.int64)
-    owner = np.empty(N_CARDS + 1, np.int64)
-    straight = np.empty(N_CARDS + 1, np.int64)
+    # One byte a card: the deal sets both afresh, and 53 bytes are one or two stores, 53 words fifty.
+    owner = np.empty(N_CARDS + 1, np.int8)
+    straight = np.empty(N_CARDS + 1, np.int8)
     rng = np.zeros(MAX_SEATS + 2, np.uint64)  # 0: deal, 1 + seat: decisions, n + 1: reaction scratch
     times = np.empty(MAX_SEATS, np.float64)
     signallers = np.zeros(MAX_SEATS, np.int64)
@@ -326,7 +328,9 @@ def workspace_nb():
     hands = np.zeros(MAX_SEATS, np.uint64)  # bit c of hands[seat]: the seat holds card c
     claims = np.zeros(MAX_SEATS, np.uint64)  # the cards a seat that forgets remembers passing (human.py)
     human = np.zeros(2 * MAX_SEATS, np.float64)  # each seat's forget, then each seat's slip (human.py)
-    return (deck, obs, owner, straight, rng, times, signallers, seats, hands, claims, human)
+    draws = np.empty(N_CARDS, np.int64)  # the shuffle's draws, made before its swaps (deal.py)
+    cosines = np.empty(MAX_SEATS, np.float64)  # scratch of the reaction times (touch.py)
+    return (deck, obs, owner, straight, rng, times, signallers, seats, hands, claims, human, draws, cosines)
 
 
 @njit(cache=True)

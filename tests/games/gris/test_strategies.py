@@ -32,7 +32,14 @@ from simulator.games.gris.observation import (
     SEAT,
     SUIT_COUNT,
 )
-from simulator.games.gris.strategies import commit_nb, decide_builtin_nb, greedy_nb, random_nb, reader_nb
+from simulator.games.gris.strategies import (
+    commit_nb,
+    decide_builtin_nb,
+    greedy_nb,
+    pass_avoiding_nb,
+    random_nb,
+    reader_nb,
+)
 from strategies import PARAM_ROW, families, parse_spec
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
@@ -170,6 +177,46 @@ def test_greedy_breaks_target_ties_afresh_each_decision() -> None:
         assert card == of_suit(obs, other)[twin.below(3)]
         passed_suits.add(suit_of(card))
     assert passed_suits == {SPADES, HEARTS}
+
+
+def plain_avoiding(obs: np.ndarray, target: int, twin: Stream) -> int:
+    """RULES.md §5's card away from ``target``, written plainly, drawing from ``twin``."""
+    counts = [int(obs[SUIT_COUNT + s]) for s in range(4)]
+    others = [s for s in range(4) if counts[s] > 0 and s != target]
+    if not others:
+        return int(obs[HAND + twin.below(6)])
+    least = min(counts[s] for s in others)
+    low = [s for s in others if counts[s] == least]
+    dump = low[twin.below(len(low))] if len(low) > 1 else low[0]
+    held = of_suit(obs, dump)
+    return held[twin.below(len(held))] if len(held) > 1 else held[0]
+
+
+def plain_greedy(obs: np.ndarray, twin: Stream) -> int:
+    counts = [int(obs[SUIT_COUNT + s]) for s in range(4)]
+    tied = [s for s in range(4) if counts[s] == max(counts)]
+    target = tied[twin.below(len(tied))] if len(tied) > 1 else tied[0]
+    return plain_avoiding(obs, target, twin)
+
+
+def test_greedy_and_passing_away_from_a_target_draw_as_written_plainly() -> None:
+    """Over hands of every shape (6, 5 + 1, ..., 3 + 3, 2 + 2 + 2, 2 + 2 + 1 + 1): the card and
+    the draws of greedy, and of passing away from each target, as a plain reading of §5."""
+    gen = np.random.default_rng(5)
+    shapes = set()
+    for k in range(3000):
+        suits = gen.integers(0, 4, 6) if k % 3 else np.sort(gen.integers(0, 1 + k % 4, 6))
+        ranks = gen.permutation(N_RANKS)[:6]
+        obs = make_obs([int(s) * N_RANKS + int(r) for s, r in zip(suits, ranks, strict=True)])
+        shapes.add(tuple(sorted(obs[SUIT_COUNT : SUIT_COUNT + 4])))
+        rng, twin = stream(k)
+        for _ in range(3):
+            assert greedy_nb(obs, params(), rng) == plain_greedy(obs, twin)
+            assert rng[0] == twin.state
+        for target in range(4):
+            assert pass_avoiding_nb(obs, target, rng) == plain_avoiding(obs, target, twin)
+            assert rng[0] == twin.state
+    assert len(shapes) == 9  # every way to split six cards over four suits
 
 
 # --- commit:after=t ----------------------------------------------------------------------------
