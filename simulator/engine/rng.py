@@ -274,11 +274,18 @@ def shuffle_with_nb(state, deck, draws):
         for i in range(n):
             deck[i] = i
         return
-    s = state[0]
+    state[0] = shuffled_from_key_nb(state[0], deck, draws)
+
+
+@njit(cache=True, inline="always")
+def shuffled_from_key_nb(key, deck, draws):
+    """Fill ``deck`` (two or more cards) with ``0..n-1`` shuffled as :func:`shuffle_nb` does
+    from a stream whose state is ``key``, making the draws first into ``draws`` (as
+    :func:`shuffle_with_nb`); returns the stream's state after them."""
+    n = deck.shape[0]
     for k in range(n - 1):
-        z = mix64_nb(s + np.uint64(k + 1) * _U64_GOLDEN)
+        z = mix64_nb(key + np.uint64(k + 1) * _U64_GOLDEN)
         draws[k] = np.int64(((z >> np.uint64(32)) * np.uint64(n - k)) >> np.uint64(32))
-    state[0] = s + np.uint64(n - 1) * _U64_GOLDEN
     for i in range(n):
         deck[i] = i
     for k in range(n - 1):
@@ -287,3 +294,4 @@ def shuffle_with_nb(state, deck, draws):
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+    return key + np.uint64(n - 1) * _U64_GOLDEN

@@ -4,7 +4,7 @@ The same deck, hands, rows and books as :func:`simulator.engine.rng.shuffle_nb` 
 :func:`simulator.games.gris.rules.deal_nb` and ``dealt_signallers_nb`` (docs/random-streams.md;
 ``tests/games/gris/test_deal.py`` checks it deal by deal), in less time: the shuffle's 51
 draws do not depend on the deck, so they are made first, several at a time
-(``shuffle_with_nb``'s method), and only the swaps stay in order; each hand is built as a
+(:func:`simulator.engine.rng.shuffled_from_key_nb`), and only the swaps stay in order; each hand is built as a
 word and its suit counts are four population counts, not an increment per card.
 """
 
@@ -15,7 +15,6 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS
-from simulator.engine.rng import GOLDEN, mix64_nb
 from simulator.games.gris.observation import (
     INCOMING,
     INCOMING_DRAWN,
@@ -31,7 +30,6 @@ from simulator.games.gris.observation import (
 )
 from simulator.games.gris.rules import CARDS_PER_PLAYER, GOAL, bit_nb
 
-_GOLDEN = np.uint64(GOLDEN)
 SUIT_BITS = np.uint64((1 << N_RANKS) - 1)  # the bits of suit 0's cards; suit k's are << 13k
 
 
@@ -45,25 +43,6 @@ def popcount_nb(typingctx, src):
         return builder.ctpop(args[0])
 
     return src(src), codegen
-
-
-@njit(cache=True, inline="always")
-def shuffled_deck_nb(key, deck, draws):
-    """Fill ``deck`` (52) with ``0..51`` shuffled as :meth:`Stream.shuffled` does from a stream
-    whose state is ``key``; ``draws`` (51 or longer) is scratch.  Returns the stream's state
-    after its 51 draws."""
-    for k in range(N_CARDS - 1):
-        z = mix64_nb(key + np.uint64(k + 1) * _GOLDEN)
-        draws[k] = np.int64(((z >> np.uint64(32)) * np.uint64(N_CARDS - k)) >> np.uint64(32))
-    for i in range(N_CARDS):
-        deck[i] = i
-    for k in range(N_CARDS - 1):
-        i = N_CARDS - 1 - k
-        j = draws[k]
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-    return key + np.uint64(N_CARDS - 1) * _GOLDEN
 
 
 @njit(cache=True, inline="always")

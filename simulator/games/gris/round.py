@@ -13,6 +13,7 @@ from simulator.engine.rng import (
     DECIDE,
     row_salt_nb,
     salted_nb,
+    shuffled_from_key_nb,
     stream_base_nb,
     stream_key_at_nb,
 )
@@ -23,7 +24,7 @@ from simulator.engine.unmanaged import (
     int64_at,
     uint64_at,
 )
-from simulator.games.gris.deal import deal_rows_nb, shuffled_deck_nb
+from simulator.games.gris.deal import deal_rows_nb
 from simulator.games.gris.human import (
     SLIP_OFFSET,
     claimed_nb,
@@ -152,7 +153,7 @@ def play_round_nb(
             deck[i] = given[i]
     else:
         draws = int64_at(at[18], (N_CARDS,))
-        rng[0] = shuffled_deck_nb(stream_key_at_nb(base, DEAL, deal, 0), deck, draws)
+        rng[0] = shuffled_from_key_nb(stream_key_at_nb(base, DEAL, deal, 0), deck, draws)
     six = six_seat_nb(dealer, n)
     dealt = deal_rows_nb(deck, n, six, obs, hands, owner, straight, signallers)
     stock0 = stock_start_nb(n)

@@ -30,6 +30,16 @@ STOCK, DISCARD_PILE = 0, 1
 DISCARD = 4
 
 
+@njit(cache=True, inline="always")
+def hidden_opp_slots_nb(obs):
+    """How many of the opponent's slots are hidden (not taken from the discard pile)."""
+    hidden = 4
+    for i in range(4):
+        if obs[OPP_SLOT + i] >= 0:
+            hidden -= 1
+    return hidden
+
+
 @njit(cache=True)
 def reservation_nb(obs, turns):
     """The value R a card must not exceed to be worth keeping: the lowest R such that, in
@@ -47,10 +57,7 @@ def reservation_nb(obs, turns):
         best = max(best, obs[VALUE + r])
     if n == 0 or turns <= 0.0:
         return best
-    hidden = 4
-    for i in range(4):
-        if obs[OPP_SLOT + i] >= 0:
-            hidden -= 1
+    hidden = hidden_opp_slots_nb(obs)
     r_best = best
     for r in range(13):
         x = obs[VALUE + r]
@@ -98,10 +105,7 @@ def reservation_in_order_nb(obs, turns, order):
     best = obs[VALUE + order[12]]
     if n == 0 or turns <= 0.0:
         return best
-    hidden = 4
-    for i in range(4):
-        if obs[OPP_SLOT + i] >= 0:
-            hidden -= 1
+    hidden = hidden_opp_slots_nb(obs)
     low = -hidden
     for k in range(13):
         r = order[k]
@@ -181,6 +185,7 @@ __all__ = [
     "expect_in_order_nb",
     "expect_play_nb",
     "expect_turns_nb",
+    "hidden_opp_slots_nb",
     "reservation_in_order_nb",
     "reservation_nb",
     "value_order_nb",

@@ -8,9 +8,9 @@ import pytest
 from numba import njit
 
 from simulator.engine.cards import N_CARDS, N_RANKS
-from simulator.engine.rng import DEAL, Stream, shuffle_nb, stream_key
+from simulator.engine.rng import DEAL, Stream, shuffle_nb, shuffled_from_key_nb, stream_key
 from simulator.games.gris import rules as R
-from simulator.games.gris.deal import deal_rows_nb, popcount_nb, shuffled_deck_nb
+from simulator.games.gris.deal import deal_rows_nb, popcount_nb
 
 CASES = [(0, 0), (1, 7), (20260101, 123456), (2**63 - 1, 2**40 + 3)]
 
@@ -48,7 +48,7 @@ def test_the_shuffle_with_its_draws_first_is_the_streams_shuffle() -> None:
             plain = np.array([key], np.uint64)
             deck_plain, deck_fused = np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64)
             shuffle_nb(plain, deck_plain)
-            state = shuffled_deck_nb(np.uint64(key), deck_fused, draws)
+            state = shuffled_from_key_nb(np.uint64(key), deck_fused, draws)
             assert (
                 deck_fused.tolist()
                 == deck_plain.tolist()
