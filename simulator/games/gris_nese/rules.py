@@ -148,27 +148,30 @@ def signallers_nb(obs, m, sig):
 
 @njit(cache=True, inline="always")
 def find_card_nb(obs, i, card):
-    """Where ``card`` is in the hand of ring position ``i`` (-1 if it does not hold it)."""
+    """Where ``card`` is in the hand of ring position ``i`` (-1 if it does not hold it).
+
+    In arithmetic on the four comparisons (the cards of a hand differ, so at most one
+    holds): a jump on where the card is would be mispredicted, as it is random."""
     h = HAND
-    at = (obs[i, h + 1] == card) * 1 + (obs[i, h + 2] == card) * 2 + (obs[i, h + 3] == card) * 3
-    held = (obs[i, h] == card) | (obs[i, h + 1] == card) | (obs[i, h + 2] == card) | (obs[i, h + 3] == card)
-    return at if held else -1
+    e0, e1 = np.int64(obs[i, h] == card), np.int64(obs[i, h + 1] == card)
+    e2, e3 = np.int64(obs[i, h + 2] == card), np.int64(obs[i, h + 3] == card)
+    return e1 + 2 * e2 + 3 * e3 + (e0 + e1 + e2 + e3) - 1
 
 
 @njit(cache=True, inline="always")
 def take_in_nb(row, slot, card_in):
-    """Replace the card at ``HAND + slot`` by ``card_in`` and keep the hand ascending."""
+    """Replace the card at ``HAND + slot`` by ``card_in`` and keep the hand ascending: the
+    three cards kept are in order, so the new card is merged in by minima and maxima,
+    without jumps on where it goes (random, so mispredicted)."""
     h0, h1, h2, h3 = row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3]
-    # The three cards kept, still ascending.
-    r0 = h1 if slot == 0 else h0
-    r1 = h1 if slot > 1 else h2
-    r2 = h3 if slot < 3 else h2
-    # Where the new card goes among them.
-    p = (r0 < card_in) * 1 + (r1 < card_in) * 1 + (r2 < card_in) * 1
-    row[HAND] = r0 if p > 0 else card_in
-    row[HAND + 1] = r1 if p > 1 else (card_in if p == 1 else r0)
-    row[HAND + 2] = r2 if p > 2 else (card_in if p == 2 else r1)
-    row[HAND + 3] = card_in if p == 3 else r2
+    # The three cards kept, still ascending: each is the card at its place or the next one.
+    r0 = max(h0, h1 * (slot == 0))
+    r1 = max(h1 * (slot > 1), h2 * (slot <= 1))
+    r2 = max(h2 * (slot == 3), h3 * (slot < 3))
+    row[HAND] = min(r0, card_in)
+    row[HAND + 1] = max(r0, min(r1, card_in))
+    row[HAND + 2] = max(r1, min(r2, card_in))
+    row[HAND + 3] = max(r2, card_in)
 
 
 @njit(cache=True, inline="always")

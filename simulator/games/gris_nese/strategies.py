@@ -17,11 +17,12 @@ The building blocks (a rank group, a card of it, `follow`'s scores) are in ``cho
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from simulator.engine.dispatching import plain_dispatch
-from simulator.engine.rng import below_nb
+from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
 from simulator.games.gris_nese.belief import belief_nb
 
 # The building blocks live in choices.py; users' strategies import them from here too.
@@ -45,6 +46,8 @@ from simulator.games.gris_nese.rules import CARD_GROUP
 from strategies.registry import Family, Param, builtin_decides, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
+_GOLDEN = np.uint64(GOLDEN)  # a stream's increment per draw (simulator/engine/rng.py)
+_32 = np.uint64(32)
 
 
 @njit(cache=True, forceinline=True)
@@ -53,11 +56,27 @@ def random_nb(obs, params, rng):
     return obs[HAND + below_nb(rng, HAND_SIZE)]
 
 
+@intrinsic
+def popcount_nb(typingctx, x):
+    """The number of set bits of the integer ``x`` (one instruction where the machine has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
-def nth_bit_nb(mask, k):
-    """The index of the ``k``-th (from 0) set bit of ``mask``, lowest first."""
-    for _ in range(k):
-        mask &= mask - np.uint64(1)
+def nth_of_few_bits_nb(mask, k):
+    """The index of the ``k``-th (from 0, ``k`` < 4) set bit of ``mask``, lowest first (a
+    hand of four holds at most four groups): the lowest bit cleared once for each of
+    ``k > 0``, ``k > 1``, ``k > 2``, in arithmetic, which the compiler leaves without
+    branches (a choice between masks it would turn into jumps on a random ``k``)."""
+    mask &= mask - np.uint64(k > 0)
+    mask &= mask - np.uint64(k > 1)
+    mask &= mask - np.uint64(k > 2)
     return np.int64(trailing_zeros(mask))
 
 
@@ -66,44 +85,52 @@ def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
 
     The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, from
-    one pass over the groups (greedy is the baseline everything is measured against, so it
-    is worth keeping fast): the least held groups are the non-target ones held least unless
-    every group held is held equally (2 + 2, 1 + 1 + 1 + 1), and then they are the others.
-    The groups held most and least are bit masks built without branches (the counts are as
-    random as the cards, so branches on them are mispredicted); ``nth_bit_nb`` of a mask is
-    ``nth_group_nb`` over the same groups."""
-    m = obs[N_PLAYERS]
-    best, low = 0, HAND_SIZE + 1
-    for g in range(m):
-        c = obs[GROUP_COUNT + g]
-        best = max(best, c)
-        low = min(low, c if c > 0 else HAND_SIZE + 1)
-    most, least = np.uint64(0), np.uint64(0)
-    for g in range(m):
-        c = obs[GROUP_COUNT + g]
-        most |= np.uint64(c == best) << np.uint64(g)
-        least |= np.uint64(c == low) << np.uint64(g)
-    n_best = 0
-    n_low = 0
-    for g in range(m):
-        n_best += np.int64((most >> np.uint64(g)) & np.uint64(1))
-        n_low += np.int64((least >> np.uint64(g)) & np.uint64(1))
-    target = nth_bit_nb(most, below_nb(rng, n_best) if n_best > 1 else 0)
-    if low < best:
-        group = nth_bit_nb(least, below_nb(rng, n_low) if n_low > 1 else 0)
-    elif n_best > 1:
-        k = below_nb(rng, n_best - 1) if n_best > 2 else 0
-        group = nth_bit_nb(most & ~(np.uint64(1) << np.uint64(target)), k)
-    else:  # four of the target: never asked in play
+    the four cards alone (greedy is the baseline everything is measured against, so it is
+    worth keeping fast; its cost does not grow with the groups in play): the least held
+    groups are the non-target ones held least unless every group held is held equally
+    (2 + 2, 1 + 1 + 1 + 1), and then they are the others.  The groups held most and least
+    are bit masks over the groups of the four cards, and the draws are made without
+    branches on the counts (they are as random as the cards, so such branches are
+    mispredicted): ``below(n)`` is ``(u * n) >> 32`` of the next draw's top half ``u``, 0 for
+    n = 1, so the stream's next two draws are computed at once, each choice takes the next
+    unused one, and the state advances by the choices among two or more options.  A hand of
+    four needs at most two: a target among several (2 + 2, 1 + 1 + 1 + 1) leaves either one
+    card per group (no draw for the card) or two groups (no draw for the group)."""
+    h0, h1, h2, h3 = obs[HAND], obs[HAND + 1], obs[HAND + 2], obs[HAND + 3]
+    g0, g1, g2, g3 = CARD_GROUP[h0], CARD_GROUP[h1], CARD_GROUP[h2], CARD_GROUP[h3]
+    c0, c1 = obs[GROUP_COUNT + g0], obs[GROUP_COUNT + g1]
+    c2, c3 = obs[GROUP_COUNT + g2], obs[GROUP_COUNT + g3]
+    best = max(max(c0, c1), max(c2, c3))
+    low = min(min(c0, c1), min(c2, c3))
+    u0, u1, u2, u3 = np.uint64(g0), np.uint64(g1), np.uint64(g2), np.uint64(g3)
+    most = (np.uint64(c0 == best) << u0) | (np.uint64(c1 == best) << u1)
+    most |= (np.uint64(c2 == best) << u2) | (np.uint64(c3 == best) << u3)
+    least = (np.uint64(c0 == low) << u0) | (np.uint64(c1 == low) << u1)
+    least |= (np.uint64(c2 == low) << u2) | (np.uint64(c3 == low) << u3)
+    n_best = popcount_nb(most)
+    split = low < best
+    if not split and n_best == 1:  # four of the target: never asked in play
         return obs[HAND + below_nb(rng, HAND_SIZE)]
+    s = rng[0]
+    d1 = mix64_nb(s + _GOLDEN) >> _32
+    d2 = mix64_nb(s + _GOLDEN + _GOLDEN) >> _32
+    draw_t = n_best > 1
+    target = nth_of_few_bits_nb(most, np.int64((d1 * n_best) >> _32))
+    n_g = popcount_nb(least) if split else n_best - np.uint64(1)
+    mask_g = least if split else most & ~(np.uint64(1) << np.uint64(target))
+    group = nth_of_few_bits_nb(mask_g, np.int64(((d2 if draw_t else d1) * n_g) >> _32))
+    draw_g = n_g > 1
     # A uniformly random card of the group (``low`` of them), as card_of_group_nb picks it.
-    j = below_nb(rng, low) if low > 1 else 0
-    card, seen = np.int64(-1), 0
-    for i in range(HAND_SIZE):
-        c = obs[HAND + i]
-        hit = CARD_GROUP[c] == group
-        card = c if hit and seen == j else card
-        seen += np.int64(hit)
+    j = np.int64(((d2 if draw_t or draw_g else d1) * np.uint64(low)) >> _32)
+    rng[0] = s + _GOLDEN * np.uint64(np.int64(draw_t) + np.int64(draw_g) + np.int64(low > 1))
+    hit0, hit1, hit2, hit3 = g0 == group, g1 == group, g2 == group, g3 == group
+    seen1 = np.int64(hit0)
+    seen2 = seen1 + np.int64(hit1)
+    seen3 = seen2 + np.int64(hit2)
+    card = h0  # exactly one card is the j-th of its group: later ones replace h0
+    card = h1 if hit1 and seen1 == j else card
+    card = h2 if hit2 and seen2 == j else card
+    card = h3 if hit3 and seen3 == j else card
     return card
 
 
