@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from simulator.engine.dispatching import plain_dispatch
@@ -68,70 +67,93 @@ def popcount_nb(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, inline="always")
-def nth_of_few_bits_nb(mask, k):
-    """The index of the ``k``-th (from 0, ``k`` < 4) set bit of ``mask``, lowest first (a
-    hand of four holds at most four groups): the lowest bit cleared once for each of
-    ``k > 0``, ``k > 1``, ``k > 2``, in arithmetic, which the compiler leaves without
-    branches (a choice between masks it would turn into jumps on a random ``k``)."""
-    mask &= mask - np.uint64(k > 0)
-    mask &= mask - np.uint64(k > 1)
-    mask &= mask - np.uint64(k > 2)
-    return np.int64(trailing_zeros(mask))
+def _greedy_choices(groups: tuple[int, ...]) -> tuple[int, int, list[list[int]]]:
+    """RULES.md §5 `greedy` on a hand whose four cards (ascending code) are of the rank
+    groups ``groups``, in its draws: ``(n1, n2, slot)``, with the moduli of its first and
+    second ``below`` (1 where it makes none) and ``slot[k1][k2]`` the hand slot it lays down
+    when they give ``k1`` and ``k2``.
+
+    The choices and their order are those of ``pass_away_nb(obs, rng, most_held_nb(obs,
+    rng))``: the target among the groups held most, then the group among the others held
+    least, then the card within it (ascending code), one ``below(k)`` for each choice among
+    k >= 2 (in group order); four of one group: ``below(4)`` over the hand.  A hand of four
+    makes at most two draws: a target among several (2 + 2, 1 + 1 + 1 + 1) leaves one
+    group to pass from or one card per group."""
+    held = sorted(set(groups))
+    count = {g: groups.count(g) for g in held}
+    if len(held) == 1:
+        return HAND_SIZE, 1, [[k] for k in range(HAND_SIZE)]
+    best = max(count.values())
+    most = [g for g in held if count[g] == best]
+    moduli, slots = None, {}
+    for k_target in range(len(most)):
+        target = most[k_target]
+        others = [g for g in held if g != target]
+        low = min(count[g] for g in others)
+        least = [g for g in others if count[g] == low]
+        options = [len(most), len(least), low]  # target, group, card
+        for k_group in range(len(least)):
+            cards = [i for i, g in enumerate(groups) if g == least[k_group]]
+            for k_card in range(low):
+                ks = [k for k, n in zip((k_target, k_group, k_card), options) if n > 1]
+                slots[tuple(ks)] = cards[k_card]
+        used = [n for n in options if n > 1]
+        assert moduli in (None, used) and len(used) <= 2
+        moduli = used
+    n1, n2 = [*moduli, 1, 1][:2]
+    return n1, n2, [[slots[tuple([k1, k2][: len(moduli)])] for k2 in range(n2)] for k1 in range(n1)]
+
+
+def _greedy_table() -> np.ndarray:
+    """`greedy`'s choices for every hand, by the order of its cards' groups among the groups
+    it holds (entry ``r0 + 4 r1 + 16 r2 + 64 r3``, card ``i`` of the hand of the ``r_i``-th
+    lowest group held): ``n1`` in bits 0-2, ``n2`` in bits 3-4, and the slot for draws
+    ``k1``, ``k2`` in the two bits at ``8 + 2 (3 k1 + k2)``; 0 for orders no hand has."""
+    table = np.zeros(4**HAND_SIZE, np.int64)
+    for key in range(4**HAND_SIZE):
+        ranks = tuple((key >> (2 * i)) & 3 for i in range(HAND_SIZE))
+        if set(ranks) != set(range(max(ranks) + 1)):
+            continue
+        n1, n2, slot = _greedy_choices(ranks)
+        entry = n1 | n2 << 3
+        for k1 in range(n1):
+            for k2 in range(n2):
+                entry |= slot[k1][k2] << (8 + 2 * (3 * k1 + k2))
+        table[key] = entry
+    return table
+
+
+GREEDY_TABLE = _greedy_table()
 
 
 @njit(cache=True, forceinline=True)
 def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
 
-    The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, from
-    the four cards alone (greedy is the baseline everything is measured against, so it is
-    worth keeping fast; its cost does not grow with the groups in play): the least held
-    groups are the non-target ones held least unless every group held is held equally
-    (2 + 2, 1 + 1 + 1 + 1), and then they are the others.  The groups held most and least
-    are bit masks over the groups of the four cards, and the draws are made without
-    branches on the counts (they are as random as the cards, so such branches are
-    mispredicted): ``below(n)`` is ``(u * n) >> 32`` of the next draw's top half ``u``, 0 for
-    n = 1, so the stream's next two draws are computed at once, each choice takes the next
-    unused one, and the state advances by the choices among two or more options.  A hand of
-    four needs at most two: a target among several (2 + 2, 1 + 1 + 1 + 1) leaves either one
-    card per group (no draw for the card) or two groups (no draw for the group)."""
+    The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, read
+    from ``GREEDY_TABLE`` (greedy is the baseline everything is measured against, so it is
+    worth keeping fast, and its cost does not grow with the groups in play): what greedy
+    does depends only on which of the four cards share a group and on the order of those
+    groups, so the hand is keyed by the order of each card's group among the groups it
+    holds.  ``below(n)`` is ``(u * n) >> 32`` of the next draw's top half ``u``, which is 0
+    for n = 1, so the stream's next two draws are computed at once and the state advances
+    by the draws the hand makes: no branch on the cards (random, so mispredicted)."""
     h0, h1, h2, h3 = obs[HAND], obs[HAND + 1], obs[HAND + 2], obs[HAND + 3]
-    g0, g1, g2, g3 = CARD_GROUP[h0], CARD_GROUP[h1], CARD_GROUP[h2], CARD_GROUP[h3]
-    c0, c1 = obs[GROUP_COUNT + g0], obs[GROUP_COUNT + g1]
-    c2, c3 = obs[GROUP_COUNT + g2], obs[GROUP_COUNT + g3]
-    best = max(max(c0, c1), max(c2, c3))
-    low = min(min(c0, c1), min(c2, c3))
-    u0, u1, u2, u3 = np.uint64(g0), np.uint64(g1), np.uint64(g2), np.uint64(g3)
-    most = (np.uint64(c0 == best) << u0) | (np.uint64(c1 == best) << u1)
-    most |= (np.uint64(c2 == best) << u2) | (np.uint64(c3 == best) << u3)
-    least = (np.uint64(c0 == low) << u0) | (np.uint64(c1 == low) << u1)
-    least |= (np.uint64(c2 == low) << u2) | (np.uint64(c3 == low) << u3)
-    n_best = popcount_nb(most)
-    split = low < best
-    if not split and n_best == 1:  # four of the target: never asked in play
-        return obs[HAND + below_nb(rng, HAND_SIZE)]
+    one = np.uint64(1)
+    # Card codes index unsigned: no check for a negative index on the way.
+    b0, b1 = one << np.uint64(CARD_GROUP[np.uint64(h0)]), one << np.uint64(CARD_GROUP[np.uint64(h1)])
+    b2, b3 = one << np.uint64(CARD_GROUP[np.uint64(h2)]), one << np.uint64(CARD_GROUP[np.uint64(h3)])
+    held = b0 | b1 | b2 | b3
+    key = popcount_nb(held & (b0 - one)) | popcount_nb(held & (b1 - one)) << np.uint64(2)
+    key |= popcount_nb(held & (b2 - one)) << np.uint64(4) | popcount_nb(held & (b3 - one)) << np.uint64(6)
+    entry = np.uint64(GREEDY_TABLE[key])
+    n1, n2 = entry & np.uint64(7), (entry >> np.uint64(3)) & np.uint64(3)
     s = rng[0]
-    d1 = mix64_nb(s + _GOLDEN) >> _32
-    d2 = mix64_nb(s + _GOLDEN + _GOLDEN) >> _32
-    draw_t = n_best > 1
-    target = nth_of_few_bits_nb(most, np.int64((d1 * n_best) >> _32))
-    n_g = popcount_nb(least) if split else n_best - np.uint64(1)
-    mask_g = least if split else most & ~(np.uint64(1) << np.uint64(target))
-    group = nth_of_few_bits_nb(mask_g, np.int64(((d2 if draw_t else d1) * n_g) >> _32))
-    draw_g = n_g > 1
-    # A uniformly random card of the group (``low`` of them), as card_of_group_nb picks it.
-    j = np.int64(((d2 if draw_t or draw_g else d1) * np.uint64(low)) >> _32)
-    rng[0] = s + _GOLDEN * np.uint64(np.int64(draw_t) + np.int64(draw_g) + np.int64(low > 1))
-    hit0, hit1, hit2, hit3 = g0 == group, g1 == group, g2 == group, g3 == group
-    seen1 = np.int64(hit0)
-    seen2 = seen1 + np.int64(hit1)
-    seen3 = seen2 + np.int64(hit2)
-    card = h0  # exactly one card is the j-th of its group: later ones replace h0
-    card = h1 if hit1 and seen1 == j else card
-    card = h2 if hit2 and seen2 == j else card
-    card = h3 if hit3 and seen3 == j else card
-    return card
+    k1 = ((mix64_nb(s + _GOLDEN) >> _32) * n1) >> _32
+    k2 = ((mix64_nb(s + _GOLDEN + _GOLDEN) >> _32) * n2) >> _32
+    rng[0] = s + _GOLDEN * (np.uint64(n1 > one) + np.uint64(n2 > one))
+    slot = (entry >> (np.uint64(8) + np.uint64(2) * (np.uint64(3) * k1 + k2))) & np.uint64(3)
+    return obs[HAND + np.int64(slot)]
 
 
 @njit(cache=True, forceinline=True)
