@@ -241,4 +241,5 @@ def workspace_nb():
     times = np.empty(MAX_SEATS, np.float64)  # touch times, ring order
     rng = np.empty(MAX_SEATS + 2, np.uint64)  # 0 deal, 1 + i decide streams, last reaction scratch
     seats = np.empty(MAX_SEATS, np.int64)  # remaining original seats, ring order
-    return (obs, perm, slot, outs, sig, times, rng, seats)
+    draws = np.empty(HAND_SIZE * MAX_SEATS, np.int64)  # the shuffle's draws, made first
+    return (obs, perm, slot, outs, sig, times, rng, seats, draws)
