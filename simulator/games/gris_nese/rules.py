@@ -185,17 +185,21 @@ def pass_step_nb(obs, m, slot, outs, sig):
         row = obs[i]
         c_out = outs[i]
         c_in = outs[prev]  # from the right
-        g_out = CARD_GROUP[c_out]
-        g_in = CARD_GROUP[c_in]
+        # Card codes and groups index unsigned: no check for a negative index on the way.
+        g_out = np.uint64(CARD_GROUP[np.uint64(c_out)])
+        g_in = np.uint64(CARD_GROUP[np.uint64(c_in)])
+        # The counts in registers: the check below need not wait for the stores.
+        n_out = row[np.uint64(GROUP_COUNT) + g_out] - 1
+        n_in = row[np.uint64(GROUP_COUNT) + g_in] + 1 - np.int64(g_in == g_out)
         take_in_nb(row, slot[i], c_in)
-        row[GROUP_COUNT + g_out] -= 1
-        row[GROUP_COUNT + g_in] += 1
-        row[PASSED_GROUP + g_out] += 1
-        row[RECEIVED_GROUP + g_in] += 1
+        row[np.uint64(GROUP_COUNT) + g_out] = n_out
+        row[np.uint64(GROUP_COUNT) + g_in] = n_in
+        row[np.uint64(PASSED_GROUP) + g_out] += 1
+        row[np.uint64(RECEIVED_GROUP) + g_in] += 1
         row[INCOMING] = c_in
         row[STEPS] += 1
         # Only the group that came in can have become complete.
-        s = np.int64(row[GROUP_COUNT + g_in] == HAND_SIZE)
+        s = np.int64(n_in == HAND_SIZE)
         sig[i] = s
         k += s
         prev = i
