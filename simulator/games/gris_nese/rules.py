@@ -155,7 +155,7 @@ def find_card_nb(obs, i, card):
     h = HAND
     e0, e1 = np.int64(obs[i, h] == card), np.int64(obs[i, h + 1] == card)
     e2, e3 = np.int64(obs[i, h + 2] == card), np.int64(obs[i, h + 3] == card)
-    return e1 + 2 * e2 + 3 * e3 + (e0 + e1 + e2 + e3) - 1
+    return e1 + 2 * e2 + 3 * e3 + (e0 + e1 + e2 + e3) - 1  # the slot, or 0 + 0 - 1
 
 
 @njit(cache=True, inline="always")
@@ -164,7 +164,8 @@ def take_in_nb(row, slot, card_in):
     three cards kept are in order, so the new card is merged in by minima and maxima,
     without jumps on where it goes (random, so mispredicted)."""
     h0, h1, h2, h3 = row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3]
-    # The three cards kept, still ascending: each is the card at its place or the next one.
+    # The three cards kept, still ascending: each is the card at its place or the next one
+    # (codes are at least 0, so a card times a false condition drops out of the maximum).
     r0 = max(h0, h1 * (slot == 0))
     r1 = max(h1 * (slot > 1), h2 * (slot <= 1))
     r2 = max(h2 * (slot == 3), h3 * (slot < 3))
