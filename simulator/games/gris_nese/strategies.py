@@ -17,8 +17,7 @@ The building blocks (a rank group, a card of it, `follow`'s scores) are in ``cho
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from simulator.engine.dispatching import plain_dispatch
 from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
@@ -37,6 +36,7 @@ from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     HAND,
     HAND_SIZE,
+    MAX_GROUPS,
     MEMORY,
     N_PLAYERS,
     STEPS,
@@ -53,18 +53,6 @@ _32 = np.uint64(32)
 def random_nb(obs, params, rng):
     """A uniformly random card of the four."""
     return obs[HAND + below_nb(rng, HAND_SIZE)]
-
-
-@intrinsic
-def popcount_nb(typingctx, x):
-    """The number of set bits of the integer ``x`` (one instruction where the machine has it)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 def _greedy_choices(groups: tuple[int, ...]) -> tuple[int, int, list[list[int]]]:
@@ -104,12 +92,12 @@ def _greedy_choices(groups: tuple[int, ...]) -> tuple[int, int, list[list[int]]]
     return n1, n2, [[slots[tuple([k1, k2][: len(moduli)])] for k2 in range(n2)] for k1 in range(n1)]
 
 
-def _greedy_table() -> np.ndarray:
+def _greedy_by_order() -> np.ndarray:
     """`greedy`'s choices for every hand, by the order of its cards' groups among the groups
     it holds (entry ``r0 + 4 r1 + 16 r2 + 64 r3``, card ``i`` of the hand of the ``r_i``-th
     lowest group held): ``n1`` in bits 0-2, ``n2`` in bits 3-4, and the slot for draws
     ``k1``, ``k2`` in the two bits at ``8 + 2 (3 k1 + k2)``; 0 for orders no hand has."""
-    table = np.zeros(4**HAND_SIZE, np.int64)
+    table = np.zeros(4**HAND_SIZE, np.uint32)
     for key in range(4**HAND_SIZE):
         ranks = tuple((key >> (2 * i)) & 3 for i in range(HAND_SIZE))
         if set(ranks) != set(range(max(ranks) + 1)):
@@ -123,6 +111,21 @@ def _greedy_table() -> np.ndarray:
     return table
 
 
+def _greedy_table() -> np.ndarray:
+    """:func:`_greedy_by_order` keyed by the four cards' groups themselves, ``g0 + 8 g1 + 64
+    g2 + 512 g3`` (16 KiB): the key is then three shifts, not the groups' order."""
+    keys = np.arange(MAX_GROUPS**HAND_SIZE, dtype=np.uint32)
+    groups = [(keys >> (3 * i)) & 7 for i in range(HAND_SIZE)]
+    held = np.zeros_like(keys)
+    for g in groups:
+        held |= np.uint32(1) << g
+    order = sum(
+        np.bitwise_count(held & ((np.uint32(1) << g) - 1)).astype(np.uint32) << (2 * i)
+        for i, g in enumerate(groups)
+    )
+    return _greedy_by_order()[order]
+
+
 GREEDY_TABLE = _greedy_table()
 
 
@@ -134,19 +137,16 @@ def greedy_nb(obs, params, rng):
     from ``GREEDY_TABLE`` (greedy is the baseline everything is measured against, so it is
     worth keeping fast, and its cost does not grow with the groups in play): what greedy
     does depends only on which of the four cards share a group and on the order of those
-    groups, so the hand is keyed by the order of each card's group among the groups it
-    holds.  ``below(n)`` is ``(u * n) >> 32`` of the next draw's top half ``u``, which is 0
-    for n = 1, so the stream's next two draws are computed at once and the state advances
-    by the draws the hand makes: no branch on the cards (random, so mispredicted)."""
+    groups, so the table is keyed by the four cards' groups.  ``below(n)`` is ``(u * n) >>
+    32`` of the next draw's top half ``u``, which is 0 for n = 1, so the stream's next two
+    draws are computed at once and the state advances by the draws the hand makes: no
+    branch on the cards (random, so mispredicted)."""
     h0, h1, h2, h3 = obs[HAND], obs[HAND + 1], obs[HAND + 2], obs[HAND + 3]
-    one = np.uint64(1)
     # Card codes index unsigned: no check for a negative index on the way.
-    b0, b1 = one << np.uint64(CARD_GROUP[np.uint64(h0)]), one << np.uint64(CARD_GROUP[np.uint64(h1)])
-    b2, b3 = one << np.uint64(CARD_GROUP[np.uint64(h2)]), one << np.uint64(CARD_GROUP[np.uint64(h3)])
-    held = b0 | b1 | b2 | b3
-    key = popcount_nb(held & (b0 - one)) | popcount_nb(held & (b1 - one)) << np.uint64(2)
-    key |= popcount_nb(held & (b2 - one)) << np.uint64(4) | popcount_nb(held & (b3 - one)) << np.uint64(6)
-    entry = np.uint64(GREEDY_TABLE[key])
+    g0, g1 = np.uint64(CARD_GROUP[np.uint64(h0)]), np.uint64(CARD_GROUP[np.uint64(h1)])
+    g2, g3 = np.uint64(CARD_GROUP[np.uint64(h2)]), np.uint64(CARD_GROUP[np.uint64(h3)])
+    entry = np.uint64(GREEDY_TABLE[g0 | g1 << np.uint64(3) | g2 << np.uint64(6) | g3 << np.uint64(9)])
+    one = np.uint64(1)
     n1, n2 = entry & np.uint64(7), (entry >> np.uint64(3)) & np.uint64(3)
     s = rng[0]
     k1 = ((mix64_nb(s + _GOLDEN) >> _32) * n1) >> _32
