@@ -149,8 +149,8 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
         s = seats[i]
         t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
         times[i] = t
-        if sig[i] and t < first:
-            first = t
+        t = t if sig[i] else np.inf  # the first touch is a signaller's
+        first = t if t < first else first
     for i in range(m):
         if not sig[i]:
             times[i] += first

@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS
-from simulator.engine.reaction import last_to_touch_nb
 from simulator.engine.rng import shuffle_nb
 from simulator.games.gris_nese.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris_nese.observation import (
@@ -209,8 +208,16 @@ def pass_step_nb(obs, m, slot, outs, sig):
 
 @njit(cache=True, inline="always")
 def loser_nb(times, m):
-    """RULES.md §2/§4: the ring position whose touch was the latest (exact ties: the lowest)."""
-    return last_to_touch_nb(times, m)
+    """RULES.md §2/§4: the ring position whose touch was the latest (exact ties: the lowest),
+    as :func:`simulator.engine.reaction.last_to_touch_nb` finds it, with the latest so far
+    held by selection rather than a jump (where a later touch comes is random)."""
+    best, latest = 0, times[0]
+    for i in range(1, m):
+        t = times[i]
+        later = t > latest
+        best = i if later else best
+        latest = t if later else latest
+    return best
 
 
 @njit(cache=True, inline="always")
