@@ -15,7 +15,7 @@ from simulator.engine.rng import (
     lognormal_at_nb,
     row_salt_nb,
     salted_nb,
-    shuffle_nb,
+    shuffle_with_nb,
     stream_base_nb,
     stream_key_at_nb,
 )
@@ -58,6 +58,7 @@ def round_at_nb(sids, params, medians, sigmas, ws, err, log):
         address(ws[5]),  # times
         address(ws[6]),  # rng
         address(ws[7]),  # seats
+        address(ws[8]),  # the shuffle's draws
         np.int64(plays_human_nb(params)),  # docs/human-players.md: somebody forgets or slips
     )
 
@@ -80,7 +81,7 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
 
     A seat whose parameter row has ``forget`` or ``slip`` above 0 forgets and slips
     (docs/human-players.md, :mod:`simulator.games.gris_nese.human`) before its strategy is
-    asked; at a table of plain players (``at[14]`` is 0) none of that is reached or drawn.
+    asked; at a table of plain players (``at[15]`` is 0) none of that is reached or drawn.
     """
     sids = int64_at(at[0], (MAX_SEATS,))
     medians = float64_at(at[2], (MAX_SEATS,))
@@ -101,11 +102,14 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
     for i in range(m):  # docs/random-streams.md: a copy's salt moves its stream (0: as keyed)
         salt = row_salt_nb(float64_at(params_at + seats[i] * (width * 8), (width,)), width)
         rng[1 + i] = salted_nb(stream_key_at_nb(base, DECIDE, deal, seats[i]), salt)
-    shuffle_nb(uint64_at(rng_at, (1,)), int64_at(at[7], (HAND_SIZE * m,)))
+    # The draws of the shuffle do not depend on the deck: made first, several at a time.
+    shuffle_with_nb(
+        uint64_at(rng_at, (1,)), int64_at(at[7], (HAND_SIZE * m,)), int64_at(at[14], (HAND_SIZE * m,))
+    )
     deal_nb(obs, perm, m, seats)
     # RULES.md §2: hands are checked after the deal and after every pass step.
     n_sig = signallers_nb(obs, m, sig)
-    human = at[14] != 0  # a table where nobody forgets or slips never takes that path
+    human = at[15] != 0  # a table where nobody forgets or slips never takes that path
     passes = 0
     events = 0
     while n_sig == 0:
@@ -145,8 +149,8 @@ def play_round_nb(at, m, stall_cap, margin, width, log_rows, seed, game, deal):
         s = seats[i]
         t = lognormal_at_nb(stream_key_at_nb(base, REACT, deal, s), medians[s], sigmas[s])
         times[i] = t
-        if sig[i] and t < first:
-            first = t
+        t = t if sig[i] else np.inf  # the first touch is a signaller's
+        first = t if t < first else first
     for i in range(m):
         if not sig[i]:
             times[i] += first

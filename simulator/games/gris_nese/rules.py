@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.cards import N_CARDS, N_RANKS, N_SUITS
-from simulator.engine.reaction import last_to_touch_nb
 from simulator.engine.rng import shuffle_nb
 from simulator.games.gris_nese.layout import ERR, MATCH_AGG, ROUND_AGG
 from simulator.games.gris_nese.observation import (
@@ -148,27 +147,31 @@ def signallers_nb(obs, m, sig):
 
 @njit(cache=True, inline="always")
 def find_card_nb(obs, i, card):
-    """Where ``card`` is in the hand of ring position ``i`` (-1 if it does not hold it)."""
+    """Where ``card`` is in the hand of ring position ``i`` (-1 if it does not hold it).
+
+    In arithmetic on the four comparisons (the cards of a hand differ, so at most one
+    holds): a jump on where the card is would be mispredicted, as it is random."""
     h = HAND
-    at = (obs[i, h + 1] == card) * 1 + (obs[i, h + 2] == card) * 2 + (obs[i, h + 3] == card) * 3
-    held = (obs[i, h] == card) | (obs[i, h + 1] == card) | (obs[i, h + 2] == card) | (obs[i, h + 3] == card)
-    return at if held else -1
+    e0, e1 = np.int64(obs[i, h] == card), np.int64(obs[i, h + 1] == card)
+    e2, e3 = np.int64(obs[i, h + 2] == card), np.int64(obs[i, h + 3] == card)
+    return e1 + 2 * e2 + 3 * e3 + (e0 + e1 + e2 + e3) - 1  # the slot, or 0 + 0 - 1
 
 
 @njit(cache=True, inline="always")
 def take_in_nb(row, slot, card_in):
-    """Replace the card at ``HAND + slot`` by ``card_in`` and keep the hand ascending."""
+    """Replace the card at ``HAND + slot`` by ``card_in`` and keep the hand ascending: the
+    three cards kept are in order, so the new card is merged in by minima and maxima,
+    without jumps on where it goes (random, so mispredicted)."""
     h0, h1, h2, h3 = row[HAND], row[HAND + 1], row[HAND + 2], row[HAND + 3]
-    # The three cards kept, still ascending.
-    r0 = h1 if slot == 0 else h0
-    r1 = h1 if slot > 1 else h2
-    r2 = h3 if slot < 3 else h2
-    # Where the new card goes among them.
-    p = (r0 < card_in) * 1 + (r1 < card_in) * 1 + (r2 < card_in) * 1
-    row[HAND] = r0 if p > 0 else card_in
-    row[HAND + 1] = r1 if p > 1 else (card_in if p == 1 else r0)
-    row[HAND + 2] = r2 if p > 2 else (card_in if p == 2 else r1)
-    row[HAND + 3] = card_in if p == 3 else r2
+    # The three cards kept, still ascending: each is the card at its place or the next one
+    # (codes are at least 0, so a card times a false condition drops out of the maximum).
+    r0 = max(h0, h1 * (slot == 0))
+    r1 = max(h1 * (slot > 1), h2 * (slot <= 1))
+    r2 = max(h2 * (slot == 3), h3 * (slot < 3))
+    row[HAND] = min(r0, card_in)
+    row[HAND + 1] = max(r0, min(r1, card_in))
+    row[HAND + 2] = max(r1, min(r2, card_in))
+    row[HAND + 3] = max(r2, card_in)
 
 
 @njit(cache=True, inline="always")
@@ -182,17 +185,21 @@ def pass_step_nb(obs, m, slot, outs, sig):
         row = obs[i]
         c_out = outs[i]
         c_in = outs[prev]  # from the right
-        g_out = CARD_GROUP[c_out]
-        g_in = CARD_GROUP[c_in]
+        # Card codes and groups index unsigned: no check for a negative index on the way.
+        g_out = np.uint64(CARD_GROUP[np.uint64(c_out)])
+        g_in = np.uint64(CARD_GROUP[np.uint64(c_in)])
+        # The counts in registers: the check below need not wait for the stores.
+        n_out = row[np.uint64(GROUP_COUNT) + g_out] - 1
+        n_in = row[np.uint64(GROUP_COUNT) + g_in] + 1 - np.int64(g_in == g_out)
         take_in_nb(row, slot[i], c_in)
-        row[GROUP_COUNT + g_out] -= 1
-        row[GROUP_COUNT + g_in] += 1
-        row[PASSED_GROUP + g_out] += 1
-        row[RECEIVED_GROUP + g_in] += 1
+        row[np.uint64(GROUP_COUNT) + g_out] = n_out
+        row[np.uint64(GROUP_COUNT) + g_in] = n_in
+        row[np.uint64(PASSED_GROUP) + g_out] += 1
+        row[np.uint64(RECEIVED_GROUP) + g_in] += 1
         row[INCOMING] = c_in
         row[STEPS] += 1
         # Only the group that came in can have become complete.
-        s = np.int64(row[GROUP_COUNT + g_in] == HAND_SIZE)
+        s = np.int64(n_in == HAND_SIZE)
         sig[i] = s
         k += s
         prev = i
@@ -201,8 +208,16 @@ def pass_step_nb(obs, m, slot, outs, sig):
 
 @njit(cache=True, inline="always")
 def loser_nb(times, m):
-    """RULES.md §2/§4: the ring position whose touch was the latest (exact ties: the lowest)."""
-    return last_to_touch_nb(times, m)
+    """RULES.md §2/§4: the ring position whose touch was the latest (exact ties: the lowest),
+    as :func:`simulator.engine.reaction.last_to_touch_nb` finds it, with the latest so far
+    held by selection rather than a jump (where a later touch comes is random)."""
+    best, latest = 0, times[0]
+    for i in range(1, m):
+        t = times[i]
+        later = t > latest
+        best = i if later else best
+        latest = t if later else latest
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -238,4 +253,5 @@ def workspace_nb():
     times = np.empty(MAX_SEATS, np.float64)  # touch times, ring order
     rng = np.empty(MAX_SEATS + 2, np.uint64)  # 0 deal, 1 + i decide streams, last reaction scratch
     seats = np.empty(MAX_SEATS, np.int64)  # remaining original seats, ring order
-    return (obs, perm, slot, outs, sig, times, rng, seats)
+    draws = np.empty(HAND_SIZE * MAX_SEATS, np.int64)  # the shuffle's draws, made first
+    return (obs, perm, slot, outs, sig, times, rng, seats, draws)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simulator.engine.dispatching import plain_dispatch
-from simulator.engine.rng import below_nb
+from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
 from simulator.games.gris_nese.belief import belief_nb
 
 # The building blocks live in choices.py; users' strategies import them from here too.
@@ -37,6 +36,7 @@ from simulator.games.gris_nese.observation import (
     GROUP_COUNT,
     HAND,
     HAND_SIZE,
+    MAX_GROUPS,
     MEMORY,
     N_PLAYERS,
     STEPS,
@@ -45,6 +45,8 @@ from simulator.games.gris_nese.rules import CARD_GROUP
 from strategies.registry import Family, Param, builtin_decides, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
+_GOLDEN = np.uint64(GOLDEN)  # a stream's increment per draw (simulator/engine/rng.py)
+_32 = np.uint64(32)
 
 
 @njit(cache=True, forceinline=True)
@@ -53,58 +55,105 @@ def random_nb(obs, params, rng):
     return obs[HAND + below_nb(rng, HAND_SIZE)]
 
 
-@njit(cache=True, inline="always")
-def nth_bit_nb(mask, k):
-    """The index of the ``k``-th (from 0) set bit of ``mask``, lowest first."""
-    for _ in range(k):
-        mask &= mask - np.uint64(1)
-    return np.int64(trailing_zeros(mask))
+def _greedy_choices(groups: tuple[int, ...]) -> tuple[int, int, list[list[int]]]:
+    """RULES.md §5 `greedy` on a hand whose four cards (ascending code) are of the rank
+    groups ``groups``, in its draws: ``(n1, n2, slot)``, with the moduli of its first and
+    second ``below`` (1 where it makes none) and ``slot[k1][k2]`` the hand slot it lays down
+    when they give ``k1`` and ``k2``.
+
+    The choices and their order are those of ``pass_away_nb(obs, rng, most_held_nb(obs,
+    rng))``: the target among the groups held most, then the group among the others held
+    least, then the card within it (ascending code), one ``below(k)`` for each choice among
+    k >= 2 (in group order); four of one group: ``below(4)`` over the hand.  A hand of four
+    makes at most two draws: a target among several (2 + 2, 1 + 1 + 1 + 1) leaves one
+    group to pass from or one card per group."""
+    held = sorted(set(groups))
+    count = {g: groups.count(g) for g in held}
+    if len(held) == 1:
+        return HAND_SIZE, 1, [[k] for k in range(HAND_SIZE)]
+    best = max(count.values())
+    most = [g for g in held if count[g] == best]
+    moduli, slots = None, {}
+    for k_target in range(len(most)):
+        target = most[k_target]
+        others = [g for g in held if g != target]
+        low = min(count[g] for g in others)
+        least = [g for g in others if count[g] == low]
+        options = [len(most), len(least), low]  # target, group, card
+        for k_group in range(len(least)):
+            cards = [i for i, g in enumerate(groups) if g == least[k_group]]
+            for k_card in range(low):
+                ks = [k for k, n in zip((k_target, k_group, k_card), options) if n > 1]
+                slots[tuple(ks)] = cards[k_card]
+        used = [n for n in options if n > 1]
+        assert moduli in (None, used) and len(used) <= 2
+        moduli = used
+    n1, n2 = [*moduli, 1, 1][:2]
+    return n1, n2, [[slots[tuple([k1, k2][: len(moduli)])] for k2 in range(n2)] for k1 in range(n1)]
+
+
+def _greedy_by_order() -> np.ndarray:
+    """`greedy`'s choices for every hand, by the order of its cards' groups among the groups
+    it holds (entry ``r0 + 4 r1 + 16 r2 + 64 r3``, card ``i`` of the hand of the ``r_i``-th
+    lowest group held): ``n1`` in bits 0-2, ``n2`` in bits 3-4, and the slot for draws
+    ``k1``, ``k2`` in the two bits at ``8 + 2 (3 k1 + k2)``; 0 for orders no hand has."""
+    table = np.zeros(4**HAND_SIZE, np.uint32)
+    for key in range(4**HAND_SIZE):
+        ranks = tuple((key >> (2 * i)) & 3 for i in range(HAND_SIZE))
+        if set(ranks) != set(range(max(ranks) + 1)):
+            continue
+        n1, n2, slot = _greedy_choices(ranks)
+        entry = n1 | n2 << 3
+        for k1 in range(n1):
+            for k2 in range(n2):
+                entry |= slot[k1][k2] << (8 + 2 * (3 * k1 + k2))
+        table[key] = entry
+    return table
+
+
+def _greedy_table() -> np.ndarray:
+    """:func:`_greedy_by_order` keyed by the four cards' groups themselves, ``g0 + 8 g1 + 64
+    g2 + 512 g3`` (16 KiB): the key is then three shifts, not the groups' order."""
+    keys = np.arange(MAX_GROUPS**HAND_SIZE, dtype=np.uint32)
+    groups = [(keys >> (3 * i)) & 7 for i in range(HAND_SIZE)]
+    held = np.zeros_like(keys)
+    for g in groups:
+        held |= np.uint32(1) << g
+    order = sum(
+        np.bitwise_count(held & ((np.uint32(1) << g) - 1)).astype(np.uint32) << (2 * i)
+        for i, g in enumerate(groups)
+    )
+    return _greedy_by_order()[order]
+
+
+GREEDY_TABLE = _greedy_table()
 
 
 @njit(cache=True, forceinline=True)
 def greedy_nb(obs, params, rng):
     """RULES.md §5 `greedy`: target the group held most, pass from the one held least.
 
-    The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, from
-    one pass over the groups (greedy is the baseline everything is measured against, so it
-    is worth keeping fast): the least held groups are the non-target ones held least unless
-    every group held is held equally (2 + 2, 1 + 1 + 1 + 1), and then they are the others.
-    The groups held most and least are bit masks built without branches (the counts are as
-    random as the cards, so branches on them are mispredicted); ``nth_bit_nb`` of a mask is
-    ``nth_group_nb`` over the same groups."""
-    m = obs[N_PLAYERS]
-    best, low = 0, HAND_SIZE + 1
-    for g in range(m):
-        c = obs[GROUP_COUNT + g]
-        best = max(best, c)
-        low = min(low, c if c > 0 else HAND_SIZE + 1)
-    most, least = np.uint64(0), np.uint64(0)
-    for g in range(m):
-        c = obs[GROUP_COUNT + g]
-        most |= np.uint64(c == best) << np.uint64(g)
-        least |= np.uint64(c == low) << np.uint64(g)
-    n_best = 0
-    n_low = 0
-    for g in range(m):
-        n_best += np.int64((most >> np.uint64(g)) & np.uint64(1))
-        n_low += np.int64((least >> np.uint64(g)) & np.uint64(1))
-    target = nth_bit_nb(most, below_nb(rng, n_best) if n_best > 1 else 0)
-    if low < best:
-        group = nth_bit_nb(least, below_nb(rng, n_low) if n_low > 1 else 0)
-    elif n_best > 1:
-        k = below_nb(rng, n_best - 1) if n_best > 2 else 0
-        group = nth_bit_nb(most & ~(np.uint64(1) << np.uint64(target)), k)
-    else:  # four of the target: never asked in play
-        return obs[HAND + below_nb(rng, HAND_SIZE)]
-    # A uniformly random card of the group (``low`` of them), as card_of_group_nb picks it.
-    j = below_nb(rng, low) if low > 1 else 0
-    card, seen = np.int64(-1), 0
-    for i in range(HAND_SIZE):
-        c = obs[HAND + i]
-        hit = CARD_GROUP[c] == group
-        card = c if hit and seen == j else card
-        seen += np.int64(hit)
-    return card
+    The same choices and draws as ``pass_away_nb(obs, rng, most_held_nb(obs, rng))``, read
+    from ``GREEDY_TABLE`` (greedy is the baseline everything is measured against, so it is
+    worth keeping fast, and its cost does not grow with the groups in play): what greedy
+    does depends only on which of the four cards share a group and on the order of those
+    groups, so the table is keyed by the four cards' groups.  ``below(n)`` is ``(u * n) >>
+    32`` of the next draw's top half ``u``, which is 0 for n = 1, so the stream's next two
+    draws are computed at once and the state advances by the draws the hand makes: no
+    branch on the cards (random, so mispredicted)."""
+    h0, h1, h2, h3 = obs[HAND], obs[HAND + 1], obs[HAND + 2], obs[HAND + 3]
+    # Card codes index unsigned: no check for a negative index on the way.
+    g0, g1 = np.uint64(CARD_GROUP[np.uint64(h0)]), np.uint64(CARD_GROUP[np.uint64(h1)])
+    g2, g3 = np.uint64(CARD_GROUP[np.uint64(h2)]), np.uint64(CARD_GROUP[np.uint64(h3)])
+    entry = np.uint64(GREEDY_TABLE[g0 | g1 << np.uint64(3) | g2 << np.uint64(6) | g3 << np.uint64(9)])
+    one = np.uint64(1)
+    n1, n2 = entry & np.uint64(7), (entry >> np.uint64(3)) & np.uint64(3)
+    s = rng[0]
+    k1 = ((mix64_nb(s + _GOLDEN) >> _32) * n1) >> _32
+    k2 = ((mix64_nb(s + _GOLDEN + _GOLDEN) >> _32) * n2) >> _32
+    rng[0] = s + _GOLDEN * (np.uint64(n1 > one) + np.uint64(n2 > one))
+    slot = (entry >> (np.uint64(8) + np.uint64(2) * (np.uint64(3) * k1 + k2))) & np.uint64(3)
+    return obs[HAND + np.int64(slot)]
 
 
 @njit(cache=True, forceinline=True)
