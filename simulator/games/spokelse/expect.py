@@ -124,24 +124,44 @@ def reservation_in_order_nb(obs, turns, order):
 
 
 @njit(cache=True, inline="always")
-def expect_given_nb(obs, params, reserve):
-    """``expect``'s answer given ``reserve``, the reservation value for the draws left
-    (:func:`expect_turns_nb`), at a decision other than a SOURCE one with an empty pile."""
+def _reservation_nb(obs, turns, order):
+    """:func:`reservation_nb` in :func:`reservation_in_order_nb`'s signature (``order`` unused)."""
+    return reservation_nb(obs, turns)
+
+
+@njit(cache=True, inline="always")
+def expect_with_nb(obs, params, reservation, order):
+    """``expect``'s answer, the reservation value from ``reservation(obs, turns, order)``
+    (:func:`reservation_in_order_nb` or :func:`_reservation_nb`), computed only where the
+    answer depends on it.
+
+    Where it is computed, with ``turns`` the player's own draws left (this turn's included
+    at a SOURCE decision) times ``patience``: at a SOURCE decision, when the discard top
+    could be taken at all (an unknown slot, or a known one worth more) and is worth more
+    than ``pile``; at a PLACE decision, when a known slot is worth more than the card in
+    hand or a slot is unknown.  Elsewhere every test it would take part in is decided
+    without it, so the answer is the same."""
     floor = params[0] * 2.0  # half points
+    patience = params[1]
     pile = params[2] * 2.0
     opening = params[3]
     h, h_slot, u = obs[HIGH], obs[HIGH_SLOT], obs[UNKNOWN_SLOT]
     if obs[PHASE] == SOURCE:
         d = obs[DISCARD_VALUE]
-        if d <= max(reserve, pile) and (u >= 0 or d < h):
+        if d < 0 or not (u >= 0 or d < h):
+            return STOCK
+        if d <= pile:  # max(R, pile) >= pile >= d, whatever R is
+            return DISCARD_PILE
+        if d <= reservation(obs, patience * ((obs[STOCK_LEFT] + 1) // 2), order):
             return DISCARD_PILE
         return STOCK
-    reserve = max(reserve, floor)
     c = obs[HAND_VALUE]
-    if h > c and h > reserve:
-        return h_slot
-    if u >= 0 and c <= reserve:
-        return u
+    if h > c or u >= 0:
+        reserve = max(reservation(obs, patience * (obs[STOCK_LEFT] // 2), order), floor)
+        if h > c and h > reserve:
+            return h_slot
+        if u >= 0 and c <= reserve:
+            return u
     if h > c:
         return h_slot
     if u >= 0 and obs[STOCK_LEFT] <= opening:  # open an unknown slot rather than throw away
@@ -151,23 +171,12 @@ def expect_given_nb(obs, params, reserve):
     return DISCARD
 
 
-@njit(cache=True, inline="always")
-def expect_turns_nb(obs, params):
-    """The player's own draws left (this turn's included at a SOURCE decision), times
-    ``patience``: the ``turns`` of the reservation value."""
-    if obs[PHASE] == SOURCE:
-        return params[1] * ((obs[STOCK_LEFT] + 1) // 2)
-    return params[1] * (obs[STOCK_LEFT] // 2)
-
-
 @njit(cache=True)
 def expect_play_nb(obs, params, rng):
     """Reservation play from everything seen: ``expect``'s decision (its registry entry in
     ``strategies.py``; ``search`` plays its worlds out with :func:`expect_in_order_nb`,
     the same decisions)."""
-    if obs[PHASE] == SOURCE and obs[DISCARD_VALUE] < 0:
-        return STOCK
-    return expect_given_nb(obs, params, reservation_nb(obs, expect_turns_nb(obs, params)))
+    return expect_with_nb(obs, params, _reservation_nb, obs)  # the order is not used
 
 
 @njit(cache=True, inline="always")
@@ -175,16 +184,13 @@ def expect_in_order_nb(obs, params, order):
     """:func:`expect_play_nb` with the ranks by value given (:func:`value_order_nb`):
     the same decision, faster where many decisions share one card-value table (a
     playout)."""
-    if obs[PHASE] == SOURCE and obs[DISCARD_VALUE] < 0:
-        return STOCK
-    return expect_given_nb(obs, params, reservation_in_order_nb(obs, expect_turns_nb(obs, params), order))
+    return expect_with_nb(obs, params, reservation_in_order_nb, order)
 
 
 __all__ = [
-    "expect_given_nb",
     "expect_in_order_nb",
     "expect_play_nb",
-    "expect_turns_nb",
+    "expect_with_nb",
     "hidden_opp_slots_nb",
     "reservation_in_order_nb",
     "reservation_nb",

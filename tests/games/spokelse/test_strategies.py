@@ -455,9 +455,35 @@ def random_observations(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, turns
 
 
+def expect_as_written(o: np.ndarray, params: np.ndarray) -> int:
+    """expect's rule in plain Python, the reservation value computed first at every
+    decision (as the registry's text says it), for the compiled one to agree with."""
+    floor, patience, pile, opening = params[0] * 2.0, params[1], params[2] * 2.0, params[3]
+    h, h_slot, u, left = o[HIGH], o[HIGH_SLOT], o[UNKNOWN_SLOT], o[STOCK_LEFT]
+    if o[PHASE] == SOURCE:
+        d = o[DISCARD_VALUE]
+        if d < 0:
+            return Source.STOCK
+        reserve = reservation_nb(o, patience * ((left + 1) // 2))
+        return Source.DISCARD_PILE if d <= max(reserve, pile) and (u >= 0 or d < h) else Source.STOCK
+    reserve, c = max(reservation_nb(o, patience * (left // 2)), floor), o[HAND_VALUE]
+    for holds, answer in (
+        (h > c and h > reserve, h_slot),
+        (u >= 0 and c <= reserve, u),
+        (h > c, h_slot),
+        (u >= 0 and left <= opening, u),
+        (o[FROM_DISCARD] == 1, h_slot if h_slot >= 0 else u),
+    ):
+        if holds:
+            return answer
+    return Place.DISCARD
+
+
 def test_the_playouts_reservation_and_decisions_are_expects_own() -> None:
     """search's playouts decide with the ranks sorted by value once (expect_in_order_nb):
-    the same reservation value and the same answer as expect on every observation."""
+    the same reservation value and the same answer as expect on every observation, and
+    both answer as the rule reads (the compiled one computes the reservation value only
+    where the answer depends on it)."""
     rows, turns = random_observations(20_000, 3)
     order = np.empty(13, np.int64)
     params = np.array([1.0, 2.8417279406896636, 0.5, 26.0])
@@ -467,7 +493,7 @@ def test_the_playouts_reservation_and_decisions_are_expects_own() -> None:
         assert [o[ob.VALUE + r] for r in order] == sorted(o[ob.VALUE : ob.VALUE + 13])
         assert reservation_in_order_nb(o, t, order) == reservation_nb(o, t)
         a = expect_in_order_nb(o, params, order)
-        assert a == expect_play_nb(o, params, rng())
+        assert a == expect_play_nb(o, params, rng()) == expect_as_written(o, params)
         answers.add(int(a))
     assert answers >= {0, 1, 4}  # both sources and throwing away, not one answer everywhere
 
