@@ -40,6 +40,18 @@ def hidden_opp_slots_nb(obs):
     return hidden
 
 
+@njit(cache=True, inline="always")
+def slots_to_fill_nb(obs, x):
+    """The slots still to fill for a reservation value ``x``: the unknown ones and the known
+    ones worth more than ``x``."""
+    needed = 0
+    for i in range(4):
+        v = obs[SLOT_VALUE + i]
+        if v < 0 or v > x:
+            needed += 1
+    return needed
+
+
 @njit(cache=True)
 def reservation_nb(obs, turns):
     """The value R a card must not exceed to be worth keeping: the lowest R such that, in
@@ -67,11 +79,7 @@ def reservation_nb(obs, turns):
         for q in range(13):
             if obs[VALUE + q] <= x:
                 low += obs[UNSEEN + q]
-        needed = 0
-        for i in range(4):
-            v = obs[SLOT_VALUE + i]
-            if v < 0 or v > x:
-                needed += 1
+        needed = slots_to_fill_nb(obs, x)
         if turns * max(low, 0) >= needed * n:
             r_best = x
     return r_best
@@ -113,11 +121,7 @@ def reservation_in_order_nb(obs, turns, order):
         low += obs[UNSEEN + r]
         if k < 12 and obs[VALUE + order[k + 1]] == x:
             continue  # the next rank is worth as much: count it first
-        needed = 0
-        for i in range(4):
-            v = obs[SLOT_VALUE + i]
-            if v < 0 or v > x:
-                needed += 1
+        needed = slots_to_fill_nb(obs, x)
         if turns * max(low, 0) >= needed * n:
             return x
     return best
@@ -194,5 +198,6 @@ __all__ = [
     "hidden_opp_slots_nb",
     "reservation_in_order_nb",
     "reservation_nb",
+    "slots_to_fill_nb",
     "value_order_nb",
 ]
