@@ -111,6 +111,12 @@ def _greedy_by_order() -> np.ndarray:
     return table
 
 
+def _bits_set(x: np.ndarray) -> np.ndarray:
+    """How many of the low ``MAX_GROUPS`` bits of each entry are set (numpy's own
+    ``bitwise_count`` needs numpy 2, which kortsim does not require)."""
+    return sum((x >> np.uint32(b)) & np.uint32(1) for b in range(MAX_GROUPS))
+
+
 def _greedy_table() -> np.ndarray:
     """:func:`_greedy_by_order` keyed by the four cards' groups themselves, ``g0 + 8 g1 + 64
     g2 + 512 g3`` (16 KiB): the key is then three shifts, not the groups' order."""
@@ -119,10 +125,7 @@ def _greedy_table() -> np.ndarray:
     held = np.zeros_like(keys)
     for g in groups:
         held |= np.uint32(1) << g
-    order = sum(
-        np.bitwise_count(held & ((np.uint32(1) << g) - 1)).astype(np.uint32) << (2 * i)
-        for i, g in enumerate(groups)
-    )
+    order = sum(_bits_set(held & ((np.uint32(1) << g) - 1)) << (2 * i) for i, g in enumerate(groups))
     return _greedy_by_order()[order]
 
 
