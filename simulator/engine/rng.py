@@ -209,6 +209,35 @@ def uniform_nb(state):
     return np.float64(next_u64_nb(state) >> np.uint64(11)) * _TWO_POW_M53
 
 
+@njit(cache=True, inline="always")
+def ahead_nb(state, k):
+    """The ``k``-th draw ahead (from 1) of a stream whose state is ``state``: what
+    :func:`next_u64_nb` will return then, without advancing anything.  A choice that may or
+    may not draw computes its draws ahead (they do not depend on what is chosen), picks
+    among them without branches and advances the state once by the draws it used
+    (:func:`advanced_nb`)."""
+    return mix64_nb(state + np.uint64(k) * _U64_GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def advanced_nb(state, draws):
+    """The state of a stream after ``draws`` more draws."""
+    return state + np.uint64(draws) * _U64_GOLDEN
+
+
+@njit(cache=True, inline="always")
+def below_of_nb(z, n):
+    """:func:`below_nb`'s integer in ``[0, n)`` from the draw ``z`` (0 for ``n`` = 1, where
+    a choice among one option draws nothing)."""
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def uniform_of_nb(z):
+    """:func:`uniform_nb`'s float in ``[0, 1)`` from the draw ``z``."""
+    return np.float64(z >> np.uint64(11)) * _TWO_POW_M53
+
+
 @njit(cache=True)
 def lognormal_nb(state, median, sigma):
     u1 = 1.0 - uniform_nb(state)
@@ -224,10 +253,8 @@ def lognormal_at_nb(key, median, sigma):
     register (the Gris kernels' reaction times: a stream that starts and ends in one
     function).  The same operations in the same order: the same double
     (``tests/engine/test_speed_paths.py`` checks it)."""
-    s = key + _U64_GOLDEN
-    u1 = 1.0 - np.float64(mix64_nb(s) >> np.uint64(11)) * _TWO_POW_M53
-    s = s + _U64_GOLDEN
-    u2 = np.float64(mix64_nb(s) >> np.uint64(11)) * _TWO_POW_M53
+    u1 = 1.0 - uniform_of_nb(ahead_nb(key, 1))
+    u2 = uniform_of_nb(ahead_nb(key, 2))
     z = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
     return median * math.exp(sigma * z)
 

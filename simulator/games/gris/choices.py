@@ -8,26 +8,10 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.cards import N_RANKS
-from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
+from simulator.engine.rng import advanced_nb, ahead_nb, below_nb, below_of_nb
 from simulator.games.gris.observation import HAND, INCOMING, MAX_HAND, PASSES, SUIT_COUNT
 
 NO_SUIT = -1
-_GOLDEN = np.uint64(GOLDEN)
-
-
-@njit(cache=True, inline="always")
-def ahead_nb(state, k):
-    """The ``k``-th draw ahead (from 1) of a stream whose state is ``state``: ``next_u64()``
-    as it will return it, without advancing anything.  A choice that may or may not draw
-    computes its draws ahead (they do not depend on what is chosen), picks among them
-    without branches and advances the state once by the draws it used."""
-    return mix64_nb(state + np.uint64(k) * _GOLDEN)
-
-
-@njit(cache=True, inline="always")
-def below_of_nb(z, m):
-    """``below(m)`` from the draw ``z`` (0 for ``m`` = 1, where ``below`` is not drawn)."""
-    return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
@@ -46,12 +30,6 @@ def suit_start_nb(c0, c1, c2, suit):
     packed = (np.uint64(c0) << np.uint64(8)) | (np.uint64(c0 + c1) << np.uint64(16))
     packed |= np.uint64(c0 + c1 + c2) << np.uint64(24)
     return np.int64((packed >> np.uint64(8 * suit)) & np.uint64(0xFF))
-
-
-@njit(cache=True, inline="always")
-def advanced_nb(state, draws):
-    """The state of a stream after ``draws`` more draws."""
-    return state + np.uint64(draws) * _GOLDEN
 
 
 @njit(cache=True, inline="always")

@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
-from simulator.engine.rng import GOLDEN, REACT, mix64_nb, stream_key_at_nb
-
-_GOLDEN = np.uint64(GOLDEN)
-_TWO_POW_M53 = 1.0 / 9007199254740992.0
+from simulator.engine.rng import REACT, ahead_nb, stream_key_at_nb, uniform_of_nb
 
 
 @njit(cache=True, inline="always")
@@ -26,9 +22,9 @@ def reaction_times_nb(base, deal, n, medians, sigmas, times, cosines):
     """``times[s]`` = seat ``s``'s reaction time in deal ``deal`` of the game whose stream base
     is ``base``, for ``s < n``; ``cosines`` (``n`` or longer) is scratch."""
     for s in range(n):
-        state = stream_key_at_nb(base, REACT, deal, s) + _GOLDEN
-        times[s] = 1.0 - np.float64(mix64_nb(state) >> np.uint64(11)) * _TWO_POW_M53  # u1
-        cosines[s] = np.float64(mix64_nb(state + _GOLDEN) >> np.uint64(11)) * _TWO_POW_M53  # u2
+        key = stream_key_at_nb(base, REACT, deal, s)
+        times[s] = 1.0 - uniform_of_nb(ahead_nb(key, 1))  # u1
+        cosines[s] = uniform_of_nb(ahead_nb(key, 2))  # u2
     for s in range(n):
         times[s] = -2.0 * math.log(times[s])
     for s in range(n):

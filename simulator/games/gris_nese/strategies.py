@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from simulator.engine.dispatching import plain_dispatch
-from simulator.engine.rng import GOLDEN, below_nb, mix64_nb
+from simulator.engine.rng import advanced_nb, ahead_nb, below_nb, below_of_nb
 from simulator.games.gris_nese.belief import belief_nb
 
 # The building blocks live in choices.py; users' strategies import them from here too.
@@ -45,8 +45,6 @@ from simulator.games.gris_nese.rules import CARD_GROUP
 from strategies.registry import Family, Param, builtin_decides, register
 
 TARGET = MEMORY  # commit and follow keep their target group here (-1 = none yet)
-_GOLDEN = np.uint64(GOLDEN)  # a stream's increment per draw (simulator/engine/rng.py)
-_32 = np.uint64(32)
 
 
 @njit(cache=True, forceinline=True)
@@ -152,9 +150,9 @@ def greedy_nb(obs, params, rng):
     one = np.uint64(1)
     n1, n2 = entry & np.uint64(7), (entry >> np.uint64(3)) & np.uint64(3)
     s = rng[0]
-    k1 = ((mix64_nb(s + _GOLDEN) >> _32) * n1) >> _32
-    k2 = ((mix64_nb(s + _GOLDEN + _GOLDEN) >> _32) * n2) >> _32
-    rng[0] = s + _GOLDEN * (np.uint64(n1 > one) + np.uint64(n2 > one))
+    k1 = np.uint64(below_of_nb(ahead_nb(s, 1), n1))
+    k2 = np.uint64(below_of_nb(ahead_nb(s, 2), n2))
+    rng[0] = advanced_nb(s, np.uint64(n1 > one) + np.uint64(n2 > one))
     slot = (entry >> (np.uint64(8) + np.uint64(2) * (np.uint64(3) * k1 + k2))) & np.uint64(3)
     return obs[HAND + np.int64(slot)]
 
