@@ -91,7 +91,7 @@ def belief_tables(
     gen = np.random.default_rng(int(rng[0]))  # the redeal of the free cards, keyed by the stream
     mine = [P_MINE + i for i in range(N_SLOTS) if hidden[i]]
     theirs = [P_THEIRS + i for i in range(N_SLOTS) if hidden[4 + i]]
-    free = [c for c in mine] + [P_THEIRS + i for i in range(N_SLOTS) if hidden[4 + i] == 2]
+    free = mine + [P_THEIRS + i for i in range(N_SLOTS) if hidden[4 + i] == 2]
     free += [P_GHOST, P_GHOST + 1, *range(P_STOCK, P_STOCK + n_stock)]
     tables = []
     for j in at.tolist():
